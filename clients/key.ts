@@ -1,0 +1,17 @@
+import { key } from '../common/key';
+
+/** `npm run key -- RUN CALL`: prints the idempotency key of one call of one run. */
+function main(): void {
+  const args = process.argv.slice(2);
+  if (args.length !== 2) {
+    throw new Error('usage: npm run key -- RUN CALL');
+  }
+  console.log(key(args[0], args[1]));
+}
+
+try {
+  main();
+} catch (err) {
+  console.error((err as Error).message);
+  process.exit(1);
+}

@@ -1,0 +1,69 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/**
+ * Thrown when a command line cannot be understood; entry points print its message with the usage
+ * line and exit 2.
+ */
+export class UsageError extends Error {
+  constructor(message: string, readonly usage: string) {
+    super(`${message}\nusage: ${usage}`);
+    this.name = 'UsageError';
+  }
+}
+
+/** `parseArgs` that turns unknown flags and missing values into a {@link UsageError} naming the usage line. */
+export function parseCommandLine<T extends ParseArgsConfig['options']>(
+  argv: string[],
+  options: T,
+  usage: string,
+  allowPositionals = false,
+) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message, usage);
+  }
+}
+
+/** Parses a TCP port, 0 meaning "any free port". */
+export function parsePort(text: string | undefined, usage: string, fallback?: number): number {
+  if (text === undefined) {
+    if (fallback !== undefined) return fallback;
+    throw new UsageError('--port is required', usage);
+  }
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`bad port ${JSON.stringify(text)}: use a whole number from 0 to 65535`, usage);
+  }
+  return port;
+}
+
+/**
+ * Runs an entry point's `main`, printing a failure as one line and exiting non-zero: 2 for a bad
+ * command line, 1 for anything else.
+ */
+export function runMain(main: () => Promise<void>): void {
+  main().catch((err: Error) => {
+    console.error(err.message);
+    process.exit(err instanceof UsageError ? 2 : 1);
+  });
+}
+
+/** Calls `close` once on the first SIGINT or SIGTERM, then exits; a second signal exits at once. */
+export function closeOnSignal(close: () => Promise<void>): void {
+  let closing = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) process.exit(1);
+    closing = true;
+    console.error(`${signal}: shutting down`);
+    close().then(
+      () => process.exit(0),
+      (err: Error) => {
+        console.error(err.message);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}

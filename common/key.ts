@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The idempotency key of one tool call of one run.
+ *
+ * The call id was written to history with the model's reply before the call ran, so every attempt of
+ * the call, in this worker or after a restart, computes the same key, and no other call gets it.
+ *
+ * SHA-256 over, for run then call, the decimal length in UTF-8 bytes, `:`, and the UTF-8 bytes; the
+ * hex of the first 16 bytes. The length prefix keeps ("a:b", "c") and ("a", "b:c") apart. Byte for
+ * byte the same as the design document's Go `Key`, non-ASCII ids included.
+ */
+export function key(run: string, call: string): string {
+  const hash = createHash('sha256');
+  for (const part of [run, call]) {
+    const bytes = Buffer.from(part, 'utf8');
+    hash.update(`${bytes.length}:`, 'utf8');
+    hash.update(bytes);
+  }
+  return hash.digest().subarray(0, 16).toString('hex');
+}

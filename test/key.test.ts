@@ -1,0 +1,45 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { key } from '../common/key';
+
+// Computed by the design document's Go `Key` (go1.26), so a change to the byte layout fails here.
+const goVectors: Array<[string, string, string]> = [
+  ['a:b', 'c', '1c2de18a3ef3c0cdcce3495f7903aff9'],
+  ['a', 'b:c', '804536b63b049b4dcd2bcfedd2982e9b'],
+  ['', '', '390feabc786e369e55b904251d643b52'],
+  ['run-1', 'call_1', 'ba09e991b6ea3f35e4d62b6164c4a689'],
+  ['7f3c9a2e-0b1d-4c55-9e61-2f8a4d3b1c00', 'call_create_1', '526a68a791b3b414659038a20948f58a'],
+  ['ünïcödé', '呼び出し', '5a61982a0bfe5ddbb532ce4592a7791b'],
+  ['run', '🦀', 'd203cbd15b0b3aa52252587f805dea20'],
+  ['1', '1:1', 'cfcf70d64fe88ef29390b211f5bdf5c3'],
+  ['11', ':1', '52cbd52be5317e96878b3955d5fc84e6'],
+];
+
+describe('key(run, call)', () => {
+  test.each(goVectors)('key(%j, %j) equals the Go reference %s', (run, call, expected) => {
+    expect(key(run, call)).toBe(expected);
+  });
+
+  test('the length prefix keeps ("a:b","c") and ("a","b:c") apart', () => {
+    expect(key('a:b', 'c')).not.toBe(key('a', 'b:c'));
+  });
+
+  test('non-ASCII ids are measured in UTF-8 bytes, not UTF-16 code units', () => {
+    // A prefix taken from String.length ("ü" is one UTF-16 unit, two UTF-8 bytes) gives another hash.
+    const byLength = (run: string, call: string) => {
+      const h = createHash('sha256');
+      for (const s of [run, call]) h.update(`${s.length}:${s}`, 'utf8');
+      return h.digest().subarray(0, 16).toString('hex');
+    };
+    expect(byLength('ünïcödé', '呼び出し')).not.toBe('5a61982a0bfe5ddbb532ce4592a7791b');
+    expect(key('ünïcödé', '呼び出し')).toBe('5a61982a0bfe5ddbb532ce4592a7791b');
+    // For ASCII the two agree, which is why the bug would hide in English-only tests.
+    expect(byLength('run-1', 'call_1')).toBe(key('run-1', 'call_1'));
+  });
+
+  test('npm run key prints the key, and rejects a wrong number of arguments', () => {
+    const out = execFileSync('npx', ['tsx', 'clients/key.ts', 'run-1', 'call_1'], { encoding: 'utf8' });
+    expect(out.trim()).toBe('ba09e991b6ea3f35e4d62b6164c4a689');
+    expect(() => execFileSync('npx', ['tsx', 'clients/key.ts', 'only-one'], { stdio: 'pipe' })).toThrow(/usage/);
+  });
+});

@@ -1,0 +1,208 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildTracker, REPLAYED_HEADER, RETENTION_HEADER } from '../tracker/app';
+import { Store } from '../tracker/store';
+import { startChild } from './helpers/processes';
+
+const json = { 'content-type': 'application/json' };
+
+function tracker(options: { keyless?: boolean; keyTtlMs?: number; now?: () => number } = {}) {
+  const store = new Store(':memory:');
+  const app = buildTracker({ store, ...options });
+  return { app, store };
+}
+
+async function createIssue(app: FastifyInstance, payload: unknown, key?: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/repos/demo/issues',
+    headers: key === undefined ? json : { ...json, 'idempotency-key': key },
+    payload: payload as object,
+  });
+}
+
+describe('tracker: issues, comments and search', () => {
+  test('creates numbered issues per repo, comments on them, and finds them by text in comments too', async () => {
+    const { app } = tracker();
+    const a = await createIssue(app, { title: 'Login fails', body: 'since 2.3', labels: ['bug'] });
+    const b = await createIssue(app, { title: 'Dark mode', body: 'please' });
+    expect(a.statusCode).toBe(201);
+    expect(a.json()).toMatchObject({ number: 1, title: 'Login fails', labels: ['bug'] });
+    expect(b.json()).toMatchObject({ number: 2, labels: [] });
+
+    const c = await app.inject({ method: 'POST', url: '/repos/demo/issues/1/comments', headers: json, payload: { body: 'seen on Safari' } });
+    expect(c.statusCode).toBe(201);
+    expect(c.json()).toMatchObject({ issueNumber: 1, body: 'seen on Safari' });
+
+    const found = await app.inject({ method: 'GET', url: '/repos/demo/issues?q=Safari' });
+    expect(found.json().items.map((i: { number: number }) => i.number)).toEqual([1]);
+    expect(found.json().items[0].comments).toHaveLength(1);
+    const all = await app.inject({ method: 'GET', url: '/repos/demo/issues' });
+    expect(all.json().items).toHaveLength(2);
+    const other = await app.inject({ method: 'GET', url: '/repos/other/issues' });
+    expect(other.json().items).toHaveLength(0);
+
+    const one = await app.inject({ method: 'GET', url: '/repos/demo/issues/1' });
+    expect(one.json()).toMatchObject({ number: 1, comments: [{ body: 'seen on Safari' }] });
+    expect((await app.inject({ method: 'GET', url: '/repos/demo/issues/9' })).statusCode).toBe(404);
+  });
+
+  test('search changes nothing', async () => {
+    const { app, store } = tracker();
+    await createIssue(app, { title: 't', body: 'b' });
+    await app.inject({ method: 'GET', url: '/repos/demo/issues?q=t' });
+    expect(store.counts('demo')).toEqual({ issues: 1, comments: 0 });
+  });
+
+  test('a comment on a missing issue is a 404 and leaves no comment', async () => {
+    const { app, store } = tracker();
+    const res = await app.inject({ method: 'POST', url: '/repos/demo/issues/3/comments', headers: json, payload: { body: 'x' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: 'issue_not_found', message: 'no issue 3 in demo' });
+    expect(store.counts('demo').comments).toBe(0);
+  });
+});
+
+describe('tracker: idempotency keys', () => {
+  test('a repeat with the same key and payload replays the first response and creates nothing', async () => {
+    const { app, store } = tracker();
+    const first = await createIssue(app, { title: 'Crash', body: 'x' }, 'k1');
+    const again = await createIssue(app, { body: 'x', title: 'Crash' }, 'k1'); // field order does not matter
+    expect(first.statusCode).toBe(201);
+    expect(first.headers[REPLAYED_HEADER]).toBeUndefined();
+    expect(first.headers[RETENTION_HEADER]).toBe('86400');
+    expect(again.statusCode).toBe(201);
+    expect(again.headers[REPLAYED_HEADER]).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect(store.counts('demo').issues).toBe(1);
+  });
+
+  test('the same key with another payload is a 422 and creates nothing', async () => {
+    const { app, store } = tracker();
+    await createIssue(app, { title: 'A', body: 'x' }, 'k1');
+    const res = await createIssue(app, { title: 'B', body: 'x' }, 'k1');
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toBe('idempotency_key_reused');
+    expect(store.counts('demo').issues).toBe(1);
+  });
+
+  test('GET /idempotency/:key answers whether a keyed request happened, and what it returned', async () => {
+    const { app } = tracker();
+    const first = await createIssue(app, { title: 'A', body: 'x' }, 'k-lookup');
+    const hit = await app.inject({ method: 'GET', url: '/idempotency/k-lookup' });
+    expect(hit.statusCode).toBe(200);
+    expect(hit.json()).toEqual({ key: 'k-lookup', status: 201, body: first.json() });
+    const miss = await app.inject({ method: 'GET', url: '/idempotency/never-sent' });
+    expect(miss.statusCode).toBe(404);
+    expect(miss.json().error).toBe('key_not_found');
+  });
+
+  test('after the retention period a key counts as new', async () => {
+    let clock = 1_000_000;
+    const { app, store } = tracker({ keyTtlMs: 60_000, now: () => clock });
+    const first = await createIssue(app, { title: 'A', body: 'x' }, 'k1');
+    expect(first.headers[RETENTION_HEADER]).toBe('60');
+    clock += 59_999;
+    expect((await createIssue(app, { title: 'A', body: 'x' }, 'k1')).headers[REPLAYED_HEADER]).toBe('true');
+    clock += 1;
+    expect((await app.inject({ method: 'GET', url: '/idempotency/k1' })).statusCode).toBe(404);
+    const late = await createIssue(app, { title: 'A', body: 'x' }, 'k1');
+    expect(late.headers[REPLAYED_HEADER]).toBeUndefined();
+    expect(store.counts('demo').issues).toBe(2);
+  });
+
+  test('keyless mode ignores the header, so a repeat creates a second issue, and refuses key lookups', async () => {
+    const { app, store } = tracker({ keyless: true });
+    await createIssue(app, { title: 'A', body: 'x' }, 'k1');
+    const again = await createIssue(app, { title: 'A', body: 'x' }, 'k1');
+    expect(again.headers[REPLAYED_HEADER]).toBeUndefined();
+    expect(again.headers[RETENTION_HEADER]).toBeUndefined();
+    expect(store.counts('demo').issues).toBe(2);
+    const lookup = await app.inject({ method: 'GET', url: '/idempotency/k1' });
+    expect(lookup.statusCode).toBe(501);
+    expect(lookup.json().error).toBe('keys_not_supported');
+  });
+
+  test('a failed request stores no key, so a retry after the cause is fixed goes through', async () => {
+    const { app, store } = tracker();
+    const url = '/repos/demo/issues/1/comments';
+    const headers = { ...json, 'idempotency-key': 'k-comment' };
+    expect((await app.inject({ method: 'POST', url, headers, payload: { body: 'hi' } })).statusCode).toBe(404);
+    await createIssue(app, { title: 'A', body: 'x' });
+    expect((await app.inject({ method: 'POST', url, headers, payload: { body: 'hi' } })).statusCode).toBe(201);
+    expect(store.counts('demo').comments).toBe(1);
+  });
+});
+
+describe('tracker: bad input is a 4xx JSON error, never a 500', () => {
+  const long = 'k'.repeat(256);
+  const cases: Array<[string, { method: 'GET' | 'POST'; url: string; headers?: Record<string, string>; payload?: string }, number, string]> = [
+    ['malformed JSON', { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '{"title": ' }, 400, 'malformed_json'],
+    ['an empty JSON body', { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '' }, 400, 'malformed_json'],
+    ['a missing title', { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '{"body":"x"}' }, 400, 'invalid_request'],
+    ['a numeric title', { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '{"title":42,"body":"x"}' }, 400, 'invalid_request'],
+    ['labels that are not strings', { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '{"title":"t","body":"x","labels":[1]}' }, 400, 'invalid_request'],
+    ['a body that is an array', { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '[1,2]' }, 400, 'invalid_request'],
+    ['an oversized body', { method: 'POST', url: '/repos/demo/issues', headers: json, payload: JSON.stringify({ title: 't', body: 'x'.repeat(2 * 1024 * 1024) }) }, 413, 'body_too_large'],
+    ['a non-JSON content type', { method: 'POST', url: '/repos/demo/issues', headers: { 'content-type': 'text/plain' }, payload: 'hi' }, 415, 'unsupported_media_type'],
+    ['a non-numeric issue number', { method: 'GET', url: '/repos/demo/issues/abc' }, 400, 'invalid_request'],
+    ['a non-numeric issue number on comment', { method: 'POST', url: '/repos/demo/issues/1x/comments', headers: json, payload: '{"body":"x"}' }, 400, 'invalid_request'],
+    ['an empty idempotency key', { method: 'POST', url: '/repos/demo/issues', headers: { ...json, 'idempotency-key': '' }, payload: '{"title":"t","body":"x"}' }, 400, 'invalid_idempotency_key'],
+    ['a key over 255 characters', { method: 'POST', url: '/repos/demo/issues', headers: { ...json, 'idempotency-key': long }, payload: '{"title":"t","body":"x"}' }, 400, 'invalid_idempotency_key'],
+    ['a key lookup over 255 characters', { method: 'GET', url: `/idempotency/${long}` }, 400, 'invalid_idempotency_key'],
+    ['an unknown route', { method: 'GET', url: '/nope' }, 404, 'route_not_found'],
+    ['a bad repo name', { method: 'GET', url: '/repos/..%2F/issues' }, 400, 'invalid_request'],
+  ];
+
+  test.each(cases)('%s', async (_name, request, status, code) => {
+    const { app, store } = tracker();
+    const res = await app.inject(request);
+    expect(res.statusCode).toBe(status);
+    expect(res.json()).toEqual({ error: code, message: expect.any(String) });
+    expect(store.counts('demo')).toEqual({ issues: 0, comments: 0 });
+  });
+});
+
+describe('tracker: durability', () => {
+  test('records and keys survive kill -9 of the tracker process and a restart on the same file', async () => {
+    const db = path.join(mkdtempSync(path.join(os.tmpdir(), 'tracker-')), 'tracker.db');
+    const first = startChild('tracker/server.ts', ['--port', '0', '--db', db]);
+    try {
+      const [, url] = await first.waitFor(/listening on (http:\/\/\S+)/);
+      const res = await fetch(`${url}/repos/demo/issues`, {
+        method: 'POST',
+        headers: { ...json, 'idempotency-key': 'survivor' },
+        body: JSON.stringify({ title: 'persist me', body: 'x' }),
+      });
+      expect(res.status).toBe(201);
+    } finally {
+      await first.kill('SIGKILL');
+    }
+    expect(first.proc.signalCode).toBe('SIGKILL');
+
+    const second = startChild('tracker/server.ts', ['--port', '0', '--db', db]);
+    try {
+      const [, url] = await second.waitFor(/listening on (http:\/\/\S+)/);
+      const list = await (await fetch(`${url}/repos/demo/issues`)).json();
+      expect(list.items.map((i: { title: string }) => i.title)).toEqual(['persist me']);
+      const replay = await fetch(`${url}/repos/demo/issues`, {
+        method: 'POST',
+        headers: { ...json, 'idempotency-key': 'survivor' },
+        body: JSON.stringify({ title: 'persist me', body: 'x' }),
+      });
+      expect(replay.headers.get(REPLAYED_HEADER)).toBe('true');
+      expect((await (await fetch(`${url}/repos/demo/issues`)).json()).items).toHaveLength(1);
+    } finally {
+      await second.kill('SIGTERM');
+    }
+  });
+
+  test('the CLI rejects a bad command line with the usage line', async () => {
+    const child = startChild('tracker/server.ts', ['--port', 'eighty', '--db', 'x.db']);
+    await child.waitFor(/bad port "eighty"[\s\S]*usage: npm run tracker/);
+    await new Promise((r) => child.proc.once('exit', r));
+    expect(child.proc.exitCode).toBe(2);
+  });
+});

@@ -1,0 +1,241 @@
+import { createHash } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { HttpError, KeyReusedError } from './errors';
+import type { Store } from './store';
+
+/** Options of {@link buildTracker}. */
+export interface TrackerOptions {
+  /** The database the tracker reads and writes. */
+  store: Store;
+  /** Ignore `Idempotency-Key` headers entirely, as a receiver without key support would. Default `false`. */
+  keyless?: boolean;
+  /** How long a key is remembered, in milliseconds; after that it counts as new. Default 24 h. */
+  keyTtlMs?: number;
+  /** The clock, for tests. Default `Date.now`. */
+  now?: () => number;
+  /** Largest request body accepted, in bytes. Default 1 MiB. */
+  bodyLimit?: number;
+  /** Log requests to stdout. Default `false`. */
+  logger?: boolean;
+}
+
+/** Header on every keyed response that states how long the tracker keeps a key, in seconds. */
+export const RETENTION_HEADER = 'idempotency-key-retention-seconds';
+/** Header on a response replayed from an earlier request with the same key. */
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+const MAX_KEY_LENGTH = 255;
+const DAY_MS = 86_400_000;
+
+const repoParam = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' } as const;
+const numberParam = { type: 'string', pattern: '^[0-9]{1,9}$' } as const;
+
+interface Outcome {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * Builds the tracker's HTTP app without listening, so tests drive it in-process and `server.ts` runs
+ * it for real. Every failure leaves as `{error, message}`: 4xx for bad input, never a stack trace.
+ */
+export function buildTracker(options: TrackerOptions): FastifyInstance {
+  const { store, keyless = false, keyTtlMs = DAY_MS, now = Date.now } = options;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    // Long enough for a 255-character key, so an over-long key gets our 400, not a bare 414.
+    maxParamLength: 512,
+    // Wrong-typed fields are errors, not values to coerce: a title of 42 is a bad request.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+  });
+
+  /** Runs one mutation, honouring its idempotency key unless the tracker is keyless. */
+  function mutate(req: FastifyRequest, reply: FastifyReply, perform: () => Outcome): FastifyReply {
+    const key = keyless ? undefined : readKey(req);
+    if (key === undefined) {
+      const outcome = store.transaction(perform);
+      return reply.code(outcome.status).send(outcome.body);
+    }
+    const fingerprint = fingerprintOf(req);
+    const nowMs = now();
+    const { outcome, replayed } = store.transaction(() => {
+      const first = store.getKey(key);
+      if (first && nowMs - first.createdMs < keyTtlMs) {
+        if (first.fingerprint !== fingerprint) throw new KeyReusedError(key);
+        return { outcome: { status: first.status, body: first.body }, replayed: true };
+      }
+      if (first) store.deleteKey(key); // retention has passed: the key counts as new
+      const fresh = perform();
+      store.putKey({ key, fingerprint, status: fresh.status, body: fresh.body, createdMs: nowMs });
+      return { outcome: fresh, replayed: false };
+    });
+    reply.header(RETENTION_HEADER, String(Math.floor(keyTtlMs / 1000)));
+    if (replayed) reply.header(REPLAYED_HEADER, 'true');
+    return reply.code(outcome.status).send(outcome.body);
+  }
+
+  // JSON only: a text/plain body is a 415, not a string that then fails the schema.
+  app.removeContentTypeParser('text/plain');
+
+  const timestamp = () => new Date(now()).toISOString();
+
+  app.get('/health', async () => ({ ok: true, keyless, keyTtlSeconds: Math.floor(keyTtlMs / 1000) }));
+
+  app.post<{ Params: { repo: string }; Body: { title: string; body: string; labels?: string[] } }>(
+    '/repos/:repo/issues',
+    {
+      schema: {
+        params: { type: 'object', properties: { repo: repoParam }, required: ['repo'] },
+        body: {
+          type: 'object',
+          required: ['title', 'body'],
+          properties: {
+            title: { type: 'string', minLength: 1, maxLength: 256 },
+            body: { type: 'string', maxLength: 65_536 },
+            labels: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 50 } },
+          },
+        },
+      },
+    },
+    async (req, reply) =>
+      mutate(req, reply, () => {
+        const { title, body, labels = [] } = req.body;
+        return { status: 201, body: store.createIssue(req.params.repo, title, body, labels, timestamp()) };
+      }),
+  );
+
+  app.post<{ Params: { repo: string; number: string }; Body: { body: string } }>(
+    '/repos/:repo/issues/:number/comments',
+    {
+      schema: {
+        params: { type: 'object', properties: { repo: repoParam, number: numberParam }, required: ['repo', 'number'] },
+        body: {
+          type: 'object',
+          required: ['body'],
+          properties: { body: { type: 'string', minLength: 1, maxLength: 65_536 } },
+        },
+      },
+    },
+    async (req, reply) =>
+      mutate(req, reply, () => {
+        const number = Number(req.params.number);
+        if (!store.getIssue(req.params.repo, number)) {
+          throw new HttpError(404, 'issue_not_found', `no issue ${number} in ${req.params.repo}`);
+        }
+        return { status: 201, body: store.addComment(req.params.repo, number, req.body.body, timestamp()) };
+      }),
+  );
+
+  app.get<{ Params: { repo: string }; Querystring: { q?: string } }>(
+    '/repos/:repo/issues',
+    {
+      schema: {
+        params: { type: 'object', properties: { repo: repoParam }, required: ['repo'] },
+        querystring: { type: 'object', properties: { q: { type: 'string', maxLength: 1024 } } },
+      },
+    },
+    async (req) => {
+      const items = store.searchIssues(req.params.repo, req.query.q ?? '').map((issue) => ({
+        ...issue,
+        comments: store.commentsOf(issue.repo, issue.number),
+      }));
+      return { items };
+    },
+  );
+
+  app.get<{ Params: { repo: string; number: string } }>(
+    '/repos/:repo/issues/:number',
+    {
+      schema: {
+        params: { type: 'object', properties: { repo: repoParam, number: numberParam }, required: ['repo', 'number'] },
+      },
+    },
+    async (req) => {
+      const number = Number(req.params.number);
+      const issue = store.getIssue(req.params.repo, number);
+      if (!issue) throw new HttpError(404, 'issue_not_found', `no issue ${number} in ${req.params.repo}`);
+      return { ...issue, comments: store.commentsOf(issue.repo, issue.number) };
+    },
+  );
+
+  app.get<{ Params: { key: string } }>('/idempotency/:key', async (req) => {
+    if (keyless) {
+      // Not a 404: "no such key" would read as "the call never happened", which a keyless tracker cannot know.
+      throw new HttpError(501, 'keys_not_supported', 'this tracker runs keyless and keeps no idempotency keys');
+    }
+    const key = req.params.key;
+    checkKey(key);
+    const entry = store.getKey(key);
+    if (!entry || now() - entry.createdMs >= keyTtlMs) {
+      throw new HttpError(404, 'key_not_found', `no request was made with key ${key} in the retention period`);
+    }
+    return { key: entry.key, status: entry.status, body: entry.body };
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send({ error: 'route_not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` });
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const { status, code, message } = describe(err);
+    if (status >= 500) req.log.error(err);
+    reply.code(status).send({ error: code, message });
+  });
+
+  return app;
+}
+
+/** The request's key, `undefined` when it sent none; a present but bad key is a 400. */
+function readKey(req: FastifyRequest): string | undefined {
+  const raw = req.headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  if (Array.isArray(raw)) throw new HttpError(400, 'invalid_idempotency_key', 'send one Idempotency-Key header, not several');
+  checkKey(raw);
+  return raw;
+}
+
+function checkKey(key: string): void {
+  if (key.length === 0) throw new HttpError(400, 'invalid_idempotency_key', 'the idempotency key is empty');
+  if (key.length > MAX_KEY_LENGTH) {
+    throw new HttpError(400, 'invalid_idempotency_key', `the idempotency key is longer than ${MAX_KEY_LENGTH} characters`);
+  }
+}
+
+/** What a request asks for: method, path and body with sorted keys, so field order does not matter. */
+function fingerprintOf(req: FastifyRequest): string {
+  const path = req.url.split('?')[0];
+  return createHash('sha256').update(`${req.method} ${path}\n${canonicalJson(req.body)}`).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** Maps any thrown error to a status, a stable code and a message fit for a client. */
+function describe(err: unknown): { status: number; code: string; message: string } {
+  if (err instanceof HttpError) return { status: err.status, code: err.code, message: err.message };
+  const e = err as { code?: string; statusCode?: number; validation?: unknown; message?: string };
+  if (e.validation) return { status: 400, code: 'invalid_request', message: e.message ?? 'invalid request' };
+  switch (e.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, code: 'malformed_json', message: e.message ?? 'the body is not valid JSON' };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, code: 'body_too_large', message: 'the request body is too large' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, code: 'unsupported_media_type', message: 'send the body as application/json' };
+  }
+  if (err instanceof SyntaxError) return { status: 400, code: 'malformed_json', message: err.message };
+  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+    return { status: e.statusCode, code: 'bad_request', message: e.message ?? 'bad request' };
+  }
+  return { status: 500, code: 'internal', message: 'the tracker failed to serve this request' };
+}

@@ -1,0 +1,45 @@
+import { closeOnSignal, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
+import { parseDuration } from '../common/duration';
+import { buildTracker } from './app';
+import { Store, type SyncMode } from './store';
+
+const USAGE =
+  'npm run tracker -- --port P --db FILE [--keyless] [--key-ttl DURATION] [--sync full|normal|off] [--host H]';
+
+/** `npm run tracker`: the issue tracker over HTTP on a SQLite file. */
+async function main(): Promise<void> {
+  const { values } = parseCommandLine(
+    process.argv.slice(2),
+    {
+      port: { type: 'string' },
+      db: { type: 'string' },
+      keyless: { type: 'boolean', default: false },
+      'key-ttl': { type: 'string', default: '24h' },
+      sync: { type: 'string', default: 'full' },
+      host: { type: 'string', default: '127.0.0.1' },
+    },
+    USAGE,
+  );
+  const port = parsePort(values.port, USAGE);
+  if (!values.db) throw new UsageError('--db is required (a SQLite file; it is created if missing)', USAGE);
+  const sync = values.sync as SyncMode;
+  if (!['full', 'normal', 'off'].includes(sync)) throw new UsageError(`bad --sync ${JSON.stringify(sync)}`, USAGE);
+  let keyTtlMs: number;
+  try {
+    keyTtlMs = parseDuration(values['key-ttl']!);
+  } catch (err) {
+    throw new UsageError((err as Error).message, USAGE);
+  }
+
+  const store = new Store(values.db, sync);
+  const app = buildTracker({ store, keyless: values.keyless, keyTtlMs });
+  const address = await app.listen({ port, host: values.host });
+  const keys = values.keyless ? 'keyless: Idempotency-Key is ignored' : `keys kept ${values['key-ttl']}`;
+  console.log(`tracker listening on ${address} (db ${values.db}, ${keys}, sync ${sync})`);
+  closeOnSignal(async () => {
+    await app.close();
+    store.close();
+  });
+}
+
+runMain(main);

@@ -185,15 +185,16 @@ describe('tracker: durability', () => {
     const second = startChild('tracker/server.ts', ['--port', '0', '--db', db]);
     try {
       const [, url] = await second.waitFor(/listening on (http:\/\/\S+)/);
-      const list = await (await fetch(`${url}/repos/demo/issues`)).json();
-      expect(list.items.map((i: { title: string }) => i.title)).toEqual(['persist me']);
+      const list = (await (await fetch(`${url}/repos/demo/issues`)).json()) as { items: Array<{ title: string }> };
+      expect(list.items.map((i) => i.title)).toEqual(['persist me']);
       const replay = await fetch(`${url}/repos/demo/issues`, {
         method: 'POST',
         headers: { ...json, 'idempotency-key': 'survivor' },
         body: JSON.stringify({ title: 'persist me', body: 'x' }),
       });
       expect(replay.headers.get(REPLAYED_HEADER)).toBe('true');
-      expect((await (await fetch(`${url}/repos/demo/issues`)).json()).items).toHaveLength(1);
+      const after = (await (await fetch(`${url}/repos/demo/issues`)).json()) as { items: unknown[] };
+      expect(after.items).toHaveLength(1);
     } finally {
       await second.kill('SIGTERM');
     }

@@ -45,7 +45,7 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     // Long enough for a 255-character key, so an over-long key gets our 400, not a bare 414.
-    maxParamLength: 512,
+    routerOptions: { maxParamLength: 512 },
     // Wrong-typed fields are errors, not values to coerce: a title of 42 is a bad request.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });

@@ -1,0 +1,37 @@
+import OpenAI from 'openai';
+import { refused } from './errors';
+import type { ChatMessage, ModelRequest } from '../workflows/types';
+
+/**
+ * Asks the model for its next reply. Retries are Temporal's, so the client's own are off. A 4xx
+ * (other than rate limits and timeouts) is the provider refusing this conversation: no retry.
+ */
+export async function askModel(client: OpenAI, model: string, req: ModelRequest, signal?: AbortSignal): Promise<ChatMessage> {
+  let res: OpenAI.Chat.Completions.ChatCompletion;
+  try {
+    res = await client.chat.completions.create(
+      {
+        model,
+        messages: req.messages as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
+        tools: req.tools,
+        user: req.runId,
+      },
+      { signal },
+    );
+  } catch (err) {
+    if (err instanceof OpenAI.APIError && err.status && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429) {
+      throw refused(`model refused the request (${err.status}): ${err.message}`, 'ModelRefused');
+    }
+    throw err;
+  }
+  const message = res.choices[0]?.message;
+  if (!message) throw refused('model reply has no choices', 'ModelRefused');
+  const toolCalls = (message.tool_calls ?? []).filter((c) => c.type === 'function');
+  return {
+    role: 'assistant',
+    content: message.content ?? null,
+    ...(toolCalls.length > 0
+      ? { tool_calls: toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.function.name, arguments: c.function.arguments } })) }
+      : {}),
+  };
+}

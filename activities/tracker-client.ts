@@ -1,0 +1,64 @@
+import { refused, ReceiverUnavailableError } from './errors';
+
+/** A tracker reply. */
+export interface TrackerReply<T = unknown> {
+  status: number;
+  body: T;
+  /** The tracker replayed its first response to this key instead of acting again. */
+  replayed: boolean;
+}
+
+/** Options of one tracker request. */
+export interface RequestOptions {
+  /** Sent as `Idempotency-Key`. */
+  key?: string;
+  /** Called when the tracker's reply has arrived and before it is read: the `tracker.accepted` boundary. */
+  onReply?: () => Promise<void>;
+  signal?: AbortSignal;
+  /** Statuses that are answers rather than refusals (e.g. 404 for a lookup). Default none. */
+  accept?: number[];
+}
+
+/**
+ * One HTTP request to the tracker. A 4xx (other than those in `accept`) is a refusal that fails
+ * without retry; a 5xx or a network error is thrown plainly, so Temporal retries it.
+ */
+export async function trackerRequest<T>(
+  baseUrl: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  options: RequestOptions = {},
+): Promise<TrackerReply<T>> {
+  const url = `${baseUrl.replace(/\/+$/, '')}${path}`;
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (options.key) headers['idempotency-key'] = options.key;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: options.signal,
+    });
+  } catch (err) {
+    throw new ReceiverUnavailableError(url, null, `tracker unreachable at ${url}: ${(err as Error).message}`);
+  }
+  if (options.onReply) await options.onReply();
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = text;
+  }
+  if (res.status >= 500) {
+    throw new ReceiverUnavailableError(url, res.status, `tracker failed with ${res.status} at ${method} ${path}`);
+  }
+  if (res.status >= 400 && !(options.accept ?? []).includes(res.status)) {
+    const message = (parsed as { message?: string })?.message ?? text;
+    throw refused(`tracker refused ${method} ${path} with ${res.status}: ${message}`, 'TrackerRefused');
+  }
+  return { status: res.status, body: parsed as T, replayed: res.headers.get('idempotent-replayed') === 'true' };
+}

@@ -1,0 +1,48 @@
+/**
+ * Crash points: named boundaries where a worker can die, reported by activities and (through a sink)
+ * by workflow code. In a normal worker nothing listens and a point costs one function call. A crash
+ * harness installs a hook that records each point and, at the chosen one, parks the caller until the
+ * worker is SIGKILLed.
+ *
+ * Points come in before/after pairs around each step, so the names say which side of a step a crash
+ * lands on. The list, with what the world looks like at each, is in {@link POINTS}.
+ */
+
+/** Every crash point, with the state a worker killed there leaves behind. */
+export const POINTS = {
+  'model.started': 'a model activity is running and has not asked the model yet',
+  'model.returned': "the model's reply has arrived; the activity has not reported it",
+  'tool.started': 'a tool activity has started (its attempt is on the server: the marker) and sent nothing',
+  'tracker.accepted': 'the tracker has committed a request and replied; the worker has not read the reply',
+  'tool.returned': 'a tool activity has its result and has not reported it',
+  'turn.returned': 'a whole-turn activity has its results and has not reported them',
+  'lookup.started': 'a lookup activity has started and asked nothing',
+  'lookup.returned': 'a lookup has its answer and has not reported it',
+  'workflow.decided': 'a workflow task has decided its commands and has not reported them',
+  'approval.pending': 'a call waits for a person to approve it',
+  'question.asked': 'a call waits for a person to say whether it happened',
+} as const;
+
+/** The name of a crash point. */
+export type PointName = keyof typeof POINTS;
+
+/** Where a point was reached: which workflow, and what step (tool and call id, command kinds…). */
+export interface PointContext {
+  workflowId: string;
+  detail: string;
+}
+
+/** Called at every point; may return a promise that never settles, to park the caller until the kill. */
+export type CrashHook = (name: PointName, context: PointContext) => void | Promise<void>;
+
+let hook: CrashHook | null = null;
+
+/** Installs the harness's hook (or removes it with `null`). Only crash harnesses call this. */
+export function setCrashHook(next: CrashHook | null): void {
+  hook = next;
+}
+
+/** Marks a crash point. Resolves at once unless a harness chose to park here. */
+export async function crashPoint(name: PointName, context: PointContext): Promise<void> {
+  if (hook) await hook(name, context);
+}

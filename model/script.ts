@@ -1,0 +1,126 @@
+/**
+ * The triage script the model server plays. Its reply is a function of the conversation alone, so
+ * the same conversation always gets the same reply, tool-call ids included: as with a replayed real
+ * model, the ids repeat across runs, and a key's uniqueness has to come from the run id.
+ */
+
+/** A chat message in the OpenAI wire format, as far as the script reads it. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content?: string | null;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+}
+
+/** A tool call in the OpenAI wire format. */
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** What the script answers: tool calls, or a final text. */
+export type ScriptReply = { kind: 'tools'; calls: ToolCall[] } | { kind: 'answer'; text: string };
+
+/** Thrown when the script has no answer for a conversation: the server fails loudly instead of improvising. */
+export class OffScriptError extends Error {
+  constructor(message: string) {
+    super(`off script: ${message}`);
+    this.name = 'OffScriptError';
+  }
+}
+
+/** The tools the script calls; a request that does not offer all of them is off script. */
+export const SCRIPT_TOOLS = ['create_issue', 'comment_on_issue', 'search_issues'] as const;
+
+function call(id: string, name: string, args: object): ToolCall {
+  return { id, type: 'function', function: { name, arguments: JSON.stringify(args) } };
+}
+
+/**
+ * Turn 1: two `create_issue` calls. Turn 2: `comment_on_issue` on the first issue's number (read from
+ * its tool result) and one `search_issues`. Turn 3: the final answer.
+ */
+export function playTriage(messages: ChatMessage[], offeredTools: string[]): ScriptReply {
+  const missing = SCRIPT_TOOLS.filter((t) => !offeredTools.includes(t));
+  if (missing.length > 0) throw new OffScriptError(`the request does not offer the tools ${missing.join(', ')}`);
+  const task = messages.find((m) => m.role === 'user')?.content;
+  if (!task) throw new OffScriptError('the conversation has no user message with the task');
+
+  const turns = messages.filter((m) => m.role === 'assistant');
+  for (const turn of turns) {
+    for (const c of turn.tool_calls ?? []) {
+      if (!messages.some((m) => m.role === 'tool' && m.tool_call_id === c.id)) {
+        throw new OffScriptError(`tool call ${c.id} has no result in the conversation`);
+      }
+    }
+  }
+  const resultOf = (id: string) => messages.find((m) => m.role === 'tool' && m.tool_call_id === id)?.content ?? '';
+
+  switch (turns.length) {
+    case 0:
+      return {
+        kind: 'tools',
+        calls: [
+          call('call_create_1', 'create_issue', {
+            title: 'Checkout returns 500 after applying a coupon',
+            body: `Reported by a user: ${task}`,
+            labels: ['bug', 'checkout'],
+          }),
+          call('call_create_2', 'create_issue', {
+            title: 'Alert when checkout errors exceed 1%',
+            body: 'Follow-up from triage: page the on-call engineer when the checkout error rate passes 1%.',
+            labels: ['monitoring'],
+          }),
+        ],
+      };
+    case 1: {
+      const calls: ToolCall[] = [];
+      const first = issueNumberIn(resultOf('call_create_1'));
+      if (first !== null) {
+        calls.push(
+          call('call_comment_1', 'comment_on_issue', {
+            number: first,
+            body: 'Triage: reproduced with coupon SPRING10; severity high.',
+          }),
+        );
+      }
+      calls.push(call('call_search_1', 'search_issues', { query: 'checkout' }));
+      return { kind: 'tools', calls };
+    }
+    case 2: {
+      const first = issueNumberIn(resultOf('call_create_1'));
+      const second = issueNumberIn(resultOf('call_create_2'));
+      const filed = [first, second].filter((n): n is number => n !== null).map((n) => `#${n}`);
+      const found = countIn(resultOf('call_search_1'));
+      return {
+        kind: 'answer',
+        text:
+          `Triage done. Filed ${filed.length > 0 ? filed.join(' and ') : 'no issue'}` +
+          (first !== null ? `, commented on #${first}` : '') +
+          `; a search for "checkout" finds ${found ?? 'an unknown number of'} issue(s).`,
+      };
+    }
+    default:
+      throw new OffScriptError(`the script has 3 turns and the conversation already holds ${turns.length} replies`);
+  }
+}
+
+/** The issue number in a tool result such as `{"number": 3, ...}`, or null if it holds none (a denial, an error). */
+function issueNumberIn(content: string): number | null {
+  try {
+    const value = JSON.parse(content) as { number?: unknown };
+    return typeof value.number === 'number' ? value.number : null;
+  } catch {
+    return null;
+  }
+}
+
+function countIn(content: string): number | null {
+  try {
+    const value = JSON.parse(content) as { items?: unknown };
+    return Array.isArray(value.items) ? value.items.length : null;
+  } catch {
+    return null;
+  }
+}

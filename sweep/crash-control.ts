@@ -1,0 +1,41 @@
+import type { PointName } from '../common/crash-points';
+
+/**
+ * The line protocol between a crash harness and its worker process. The worker prints one JSON line
+ * per event on stdout, prefixed so it cannot be confused with logs; the harness reads them.
+ */
+export const LINE_PREFIX = '@@crash ';
+
+/** Where to park one workflow: the first point reached in this process that matches every given field. */
+export interface KillTarget {
+  /** The point's position among this workflow's points in this worker process, from 1. */
+  index?: number;
+  name?: PointName;
+  detail?: string;
+}
+
+/** A worker process's instructions: which workflows to park where. Workflows not named run freely. */
+export interface CrashPlan {
+  targets: Record<string, KillTarget>;
+}
+
+/** What the worker reports. */
+export type CrashEvent =
+  | { type: 'ready' }
+  | { type: 'point'; workflowId: string; index: number; name: PointName; detail: string }
+  | { type: 'parked'; workflowId: string; index: number; name: PointName; detail: string };
+
+/** Parses one output line; `null` for a line that is not part of the protocol (a log line). */
+export function parseEventLine(line: string): CrashEvent | null {
+  if (!line.startsWith(LINE_PREFIX)) return null;
+  return JSON.parse(line.slice(LINE_PREFIX.length)) as CrashEvent;
+}
+
+/** Whether a point matches a target. */
+export function matches(target: KillTarget, index: number, name: PointName, detail: string): boolean {
+  return (
+    (target.index === undefined || target.index === index) &&
+    (target.name === undefined || target.name === name) &&
+    (target.detail === undefined || target.detail === detail)
+  );
+}

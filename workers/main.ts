@@ -1,0 +1,32 @@
+import { NativeConnection } from '@temporalio/worker';
+import { runMain } from '../common/cli';
+import { configFromEnv } from '../common/config';
+import { createAgentWorker } from './create-worker';
+
+/**
+ * `npm run worker`: serves the agent's task queue until SIGINT or SIGTERM, then finishes its current
+ * tasks and exits. Configuration comes from the environment (see `common/config.ts`).
+ */
+async function main(): Promise<void> {
+  const config = configFromEnv();
+  let connection: NativeConnection;
+  try {
+    connection = await NativeConnection.connect({ address: config.temporalAddress });
+  } catch (err) {
+    throw new Error(`cannot reach Temporal at ${config.temporalAddress} (set TEMPORAL_ADDRESS): ${(err as Error).message}`);
+  }
+  try {
+    const worker = await createAgentWorker({ connection, ...config });
+    console.log(
+      `worker serving task queue ${config.taskQueue} on ${config.temporalAddress} ` +
+        `(tracker ${config.trackerUrl}, model ${config.model} at ${config.openaiBaseUrl})`,
+    );
+    // Worker.run() installs the SDK's own SIGINT/SIGTERM handling: stop polling, drain, then resolve.
+    await worker.run();
+    console.log('worker stopped');
+  } finally {
+    await connection.close();
+  }
+}
+
+runMain(main);

@@ -1,0 +1,88 @@
+/**
+ * The tool registry: what each tool does, as the model sees it, and what the resolution ladder needs
+ * to know about it. Pure data, shared by workflow code (which must stay deterministic) and activities.
+ */
+
+/** How a tool behaves when a call is repeated or its outcome is unknown. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments, as sent to the model. */
+  parameters: Record<string, unknown>;
+  /** Only reads: a repeat is harmless. */
+  readOnly: boolean;
+  /** Changes something, but doing it twice leaves the same state as once: a repeat is harmless. */
+  idempotent: boolean;
+  /** Sends the call's idempotency key to the receiver, which (if it honours keys) makes a repeat harmless. */
+  sendsKey: boolean;
+  /**
+   * The receiver can be asked whether a call happened: by its key (`GET /idempotency/:key`) on a keyed
+   * tracker, or by searching for the key the tool writes into what it creates on a keyless one.
+   */
+  lookup: boolean;
+  /** Waits for a person's approval before it runs, whatever the run's settings say. */
+  needsApproval: boolean;
+}
+
+/** The tracker's tools. */
+export const TOOL_SPECS: readonly ToolSpec[] = [
+  {
+    name: 'create_issue',
+    description: 'File a new issue in the tracker. Returns the issue with its number.',
+    parameters: {
+      type: 'object',
+      properties: {
+        title: { type: 'string', description: 'One-line summary.' },
+        body: { type: 'string', description: 'What happened, and how to reproduce it.' },
+        labels: { type: 'array', items: { type: 'string' } },
+      },
+      required: ['title', 'body'],
+    },
+    readOnly: false,
+    idempotent: false,
+    sendsKey: true,
+    lookup: true,
+    needsApproval: false,
+  },
+  {
+    name: 'comment_on_issue',
+    description: 'Add a comment to an existing issue, by its number.',
+    parameters: {
+      type: 'object',
+      properties: { number: { type: 'integer' }, body: { type: 'string' } },
+      required: ['number', 'body'],
+    },
+    readOnly: false,
+    idempotent: false,
+    sendsKey: true,
+    lookup: true,
+    needsApproval: false,
+  },
+  {
+    name: 'search_issues',
+    description: 'Find issues whose title, body or comments contain the query text.',
+    parameters: {
+      type: 'object',
+      properties: { query: { type: 'string' } },
+      required: ['query'],
+    },
+    readOnly: true,
+    idempotent: true,
+    sendsKey: false,
+    lookup: false,
+    needsApproval: false,
+  },
+];
+
+/** The spec of `name`, or `undefined` for a tool the registry does not know. */
+export function toolSpec(name: string): ToolSpec | undefined {
+  return TOOL_SPECS.find((t) => t.name === name);
+}
+
+/** The tools in the OpenAI `tools` request format. */
+export function toolsForModel(): Array<{ type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }> {
+  return TOOL_SPECS.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.parameters },
+  }));
+}

@@ -1,0 +1,149 @@
+/** Types shared by the agent workflow, its activities and its clients. Types only: no runtime code. */
+
+/** An OpenAI-format chat message as the loop keeps it in history. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+}
+
+/** One tool call of a model reply; `id` is what the idempotency key is made from. */
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** Timeouts and retry pacing of a run's activities. The defaults suit a real model and tracker. */
+export interface RunTimeouts {
+  /** Start-to-close timeout of one model call. Default 60 s. */
+  modelMs?: number;
+  /** Start-to-close timeout of one tool call or lookup. Default 30 s. */
+  toolMs?: number;
+  /** First retry delay of a retried activity; later ones double up to 10x. Default 1 s. */
+  retryInitialMs?: number;
+}
+
+/** Input of one agent run. */
+export interface AgentInput {
+  /**
+   * Fresh for every run and never reused: the idempotency key of each tool call is made from it and
+   * the call id. Not Temporal's runId (it changes on reset and continue-as-new) nor the workflow id
+   * (reusable once retention drops the old run).
+   */
+  runId: string;
+  /** What the user asks the agent to do. */
+  task: string;
+  /** The tracker repository the tools act on. */
+  repo: string;
+  /** The tracker ignores keys, so a sent key makes no repeat harmless. Default `false`. */
+  keyless?: boolean;
+  /** Tools that wait for a person's approval before each call, besides those the registry marks. Default none. */
+  approve?: string[];
+  /** Use the lookup rung (ask the receiver whether a call happened). Default `true`. */
+  lookup?: boolean;
+  /** The model name sent to the provider. Default: the worker's `AGENT_MODEL`. */
+  model?: string;
+  /** The tracker's base URL. Default: the worker's `TRACKER_URL`. */
+  trackerUrl?: string;
+  /** How long the tracker keeps a key; a key older than this no longer makes a repeat harmless. Default 24 h. */
+  keyRetentionMs?: number;
+  /** Give up after this many model replies. Default 10. */
+  maxTurns?: number;
+  timeouts?: RunTimeouts;
+}
+
+/**
+ * The rung of the resolution ladder that settled a call: `clean` when its first attempt answered,
+ * `repeat` when it was run again because a repeat was harmless, `lookup` when the receiver said
+ * whether it happened, `person` when a person did.
+ */
+export type Rung = 'clean' | 'repeat' | 'lookup' | 'person';
+
+/** Where one tool call stands. */
+export type CallStatus = 'waiting-approval' | 'running' | 'asking' | 'done' | 'denied' | 'failed';
+
+/** What the run knows about one tool call. */
+export interface CallRecord {
+  callId: string;
+  tool: string;
+  args: unknown;
+  status: CallStatus;
+  /** Set once the call is settled (done or failed after it ran). */
+  rung?: Rung;
+  /** Activity executions started for this call (a Temporal retry counts as one more). */
+  attempts: number;
+  /** The tool result given to the model. */
+  result?: string;
+}
+
+/** A call waiting for a person: an approval, or a question whether it happened. */
+export interface OpenItem {
+  callId: string;
+  tool: string;
+  args: unknown;
+  /** For a question: why the outcome is unknown. */
+  reason?: string;
+}
+
+/** What the `pending` query returns. */
+export interface PendingState {
+  runId: string;
+  approvals: OpenItem[];
+  questions: OpenItem[];
+  rungs: Record<string, Rung>;
+  questionsAsked: number;
+  calls: CallRecord[];
+}
+
+/** Result of an agent run. */
+export interface AgentResult {
+  runId: string;
+  answer: string;
+  /** Model replies the run used (from history; a repeated call after a crash is counted by the model server). */
+  turns: number;
+  calls: CallRecord[];
+  rungs: Record<string, Rung>;
+  /** Questions put to a person ("did it happen?"). */
+  questionsAsked: number;
+  /** Approvals requested; each call waits for at most one. */
+  approvalsRequested: number;
+}
+
+/** Input of the model activity. */
+export interface ModelRequest {
+  runId: string;
+  model?: string;
+  messages: ChatMessage[];
+  tools: Array<{ type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }>;
+}
+
+/** Input of a tool activity and of a lookup. */
+export interface ToolRequest {
+  runId: string;
+  callId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  repo: string;
+  /** Send the call's key in the `Idempotency-Key` header. */
+  sendKey: boolean;
+  trackerUrl?: string;
+}
+
+/** A tool activity's result. */
+export interface ToolResponse {
+  /** The tool result for the model: the receiver's JSON reply. */
+  output: string;
+  /** Which attempt of the activity produced it (1 on a clean run). */
+  attempt: number;
+  /** The tracker said it replayed a keyed request rather than acting again. */
+  replayed: boolean;
+}
+
+/** The receiver's answer to "did this call happen?". */
+export interface LookupResponse {
+  happened: boolean;
+  /** What the call returned, when it happened. */
+  output?: string;
+}

@@ -49,12 +49,19 @@ export function runMain(main: () => Promise<void>): void {
   });
 }
 
-/** Calls `close` once on the first SIGINT or SIGTERM, then exits; a second signal exits at once. */
+/**
+ * Calls `close` once on the first SIGINT or SIGTERM, then exits. A second signal a second or more
+ * later exits at once; one sooner is the same signal delivered twice (Ctrl-C reaches both `tsx` and
+ * its child, and `tsx` relays it) and is ignored.
+ */
 export function closeOnSignal(close: () => Promise<void>): void {
-  let closing = false;
+  let closingSince = 0;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (closing) process.exit(1);
-    closing = true;
+    if (closingSince) {
+      if (Date.now() - closingSince > 1000) process.exit(1);
+      return;
+    }
+    closingSince = Date.now();
     console.error(`${signal}: shutting down`);
     close().then(
       () => process.exit(0),

@@ -111,8 +111,8 @@ export class Store {
     const rows = this.db
       .prepare(
         `SELECT * FROM issues i WHERE i.repo = ? AND (
-           ? = '' OR instr(i.title, ?) > 0 OR instr(i.body, ?) > 0 OR EXISTS (
-             SELECT 1 FROM comments c WHERE c.repo = i.repo AND c.issue_number = i.number AND instr(c.body, ?) > 0))
+           ? = '' OR instr(lower(i.title), lower(?)) > 0 OR instr(lower(i.body), lower(?)) > 0 OR EXISTS (
+             SELECT 1 FROM comments c WHERE c.repo = i.repo AND c.issue_number = i.number AND instr(lower(c.body), lower(?)) > 0))
          ORDER BY i.number`,
       )
       .all(repo, text, text, text, text) as IssueRow[];

@@ -1,4 +1,4 @@
-import { NativeConnection } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { runMain } from '../common/cli';
 import { configFromEnv } from '../common/config';
 import { createAgentWorker } from './create-worker';
@@ -9,6 +9,8 @@ import { createAgentWorker } from './create-worker';
  */
 async function main(): Promise<void> {
   const config = configFromEnv();
+  // The SDK's INFO lines (bundling, state changes) bury the worker's own; WORKER_LOG_LEVEL=INFO brings them back.
+  Runtime.install({ logger: new DefaultLogger((process.env.WORKER_LOG_LEVEL ?? 'WARN') as 'WARN') });
   let connection: NativeConnection;
   try {
     connection = await NativeConnection.connect({ address: config.temporalAddress });

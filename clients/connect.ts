@@ -1,0 +1,58 @@
+import { Client, Connection, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { configFromEnv } from '../common/config';
+import type { agentWorkflow } from '../workflows/agent';
+import { pendingQuery } from '../workflows/signals';
+import type { PendingState } from '../workflows/types';
+
+/** Thrown when the Temporal server cannot be reached at the configured address. */
+export class ServerUnreachableError extends Error {
+  constructor(readonly address: string, cause: Error) {
+    super(`cannot reach Temporal at ${address} (set TEMPORAL_ADDRESS): ${cause.message}`);
+    this.name = 'ServerUnreachableError';
+  }
+}
+
+/** Thrown when a command names a workflow the server does not know. */
+export class UnknownWorkflowError extends Error {
+  constructor(readonly workflowId: string) {
+    super(`no agent run with workflow id ${workflowId}`);
+    this.name = 'UnknownWorkflowError';
+  }
+}
+
+/** Connects a client, failing fast with one clear line when the server is not there. */
+export async function connectClient(): Promise<{ client: Client; connection: Connection; taskQueue: string }> {
+  const config = configFromEnv();
+  let connection: Connection;
+  try {
+    connection = await Connection.connect({ address: config.temporalAddress, connectTimeout: '5s' });
+  } catch (err) {
+    throw new ServerUnreachableError(config.temporalAddress, err as Error);
+  }
+  return { client: new Client({ connection, namespace: config.namespace }), connection, taskQueue: config.taskQueue };
+}
+
+/** A handle on an existing run, with its current pending state; fails clearly for an unknown workflow id. */
+export async function existingRun(
+  client: Client,
+  workflowId: string,
+): Promise<{ handle: WorkflowHandle<typeof agentWorkflow>; pending: PendingState }> {
+  const handle = client.workflow.getHandle<typeof agentWorkflow>(workflowId);
+  try {
+    const pending = await handle.query(pendingQuery);
+    return { handle, pending };
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new UnknownWorkflowError(workflowId);
+    throw err;
+  }
+}
+
+/** Runs a client command with a connection that is always closed. */
+export async function withClient<T>(fn: (c: { client: Client; taskQueue: string }) => Promise<T>): Promise<T> {
+  const { client, connection, taskQueue } = await connectClient();
+  try {
+    return await fn({ client, taskQueue });
+  } finally {
+    await connection.close();
+  }
+}

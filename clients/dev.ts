@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { closeOnSignal, runMain } from '../common/cli';
+import { findTemporalCli } from '../common/temporal-cli';
+import { buildModelServer } from '../model/app';
+import { buildTracker } from '../tracker/app';
+import { Store } from '../tracker/store';
+
+const ROOT = path.resolve(__dirname, '..');
+const TEMPORAL_PORT = Number(process.env.DEV_TEMPORAL_PORT ?? 7233);
+const UI_PORT = Number(process.env.DEV_UI_PORT ?? 8233);
+const TRACKER_PORT = Number(process.env.DEV_TRACKER_PORT ?? 4100);
+const MODEL_PORT = Number(process.env.DEV_MODEL_PORT ?? 4200);
+
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const net = await import('node:net');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * `npm run dev`: everything on one machine. A Temporal dev server (the `temporal` CLI if one is found,
+ * else the SDK's download) keeping its state in `.dev/`, the tracker on `.dev/tracker.db`, the scripted
+ * model server, and a worker as its own process, so that it can be killed and restarted by hand.
+ */
+async function main(): Promise<void> {
+  const dir = path.join(ROOT, '.dev');
+  mkdirSync(dir, { recursive: true });
+  const stops: Array<() => Promise<void>> = [];
+
+  const cli = findTemporalCli();
+  if (cli) {
+    const server = spawn(
+      cli,
+      ['server', 'start-dev', '--port', String(TEMPORAL_PORT), '--ui-port', String(UI_PORT), '--db-filename', path.join(dir, 'temporal.db'), '--log-level', 'error'],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    stops.push(async () => void server.kill('SIGTERM'));
+    process.once('exit', () => server.kill('SIGTERM')); // even if shutdown is cut short
+    await waitForPort(TEMPORAL_PORT, 30_000);
+  } else {
+    console.log('no temporal CLI found (TEMPORAL_CLI, PATH, pip scripts): downloading a dev server through the SDK');
+    const env = await TestWorkflowEnvironment.createLocal({ server: { port: TEMPORAL_PORT, ui: true, uiPort: UI_PORT } });
+    stops.push(() => env.teardown());
+  }
+
+  const store = new Store(path.join(dir, 'tracker.db'));
+  const tracker = buildTracker({ store });
+  await tracker.listen({ port: TRACKER_PORT, host: '127.0.0.1' });
+  stops.push(async () => {
+    await tracker.close();
+    store.close();
+  });
+  const model = buildModelServer();
+  await model.listen({ port: MODEL_PORT, host: '127.0.0.1' });
+  stops.push(() => model.close());
+
+  const env = {
+    ...process.env,
+    TEMPORAL_ADDRESS: `localhost:${TEMPORAL_PORT}`,
+    TRACKER_URL: `http://127.0.0.1:${TRACKER_PORT}`,
+    OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/v1`,
+  };
+  let worker: ChildProcess | null = null;
+  const startWorker = () => {
+    worker = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'workers', 'main.ts')], { env, stdio: 'inherit' });
+    worker.once('exit', (code, signal) => {
+      if (stopping) return;
+      console.log(`worker ${worker!.pid} exited (${signal ?? code}); starting a new one in 1 s`);
+      setTimeout(startWorker, 1000);
+    });
+    console.log(`worker pid ${worker.pid}: kill -9 it at any time; a new one takes over the runs`);
+  };
+  let stopping = false;
+  startWorker();
+  process.once('exit', () => worker?.kill('SIGTERM'));
+  stops.push(async () => {
+    stopping = true;
+    worker?.kill('SIGTERM');
+  });
+
+  console.log(
+    [
+      `Temporal server  localhost:${TEMPORAL_PORT}${cli ? ` (${cli})` : ''}`,
+      `Temporal Web UI  http://localhost:${UI_PORT}`,
+      `tracker          http://127.0.0.1:${TRACKER_PORT} (db .dev/tracker.db, keyed)`,
+      `model server     http://127.0.0.1:${MODEL_PORT}/v1 (scripted triage)`,
+      `then, in another shell: npm run start -- --task "Checkout fails with a coupon" --wait`,
+    ].join('\n'),
+  );
+  closeOnSignal(async () => {
+    for (const stop of stops.reverse()) await stop();
+  });
+}
+
+runMain(main);

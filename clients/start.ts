@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { parseCommandLine, runMain, UsageError } from '../common/cli';
+import type { agentWorkflow } from '../workflows/agent';
+import { TOOL_SPECS } from '../workflows/tools';
+import type { AgentInput } from '../workflows/types';
+import { withClient } from './connect';
+
+const USAGE =
+  'npm run start -- --task TEXT [--repo NAME] [--keyless] [--no-lookup] [--approve TOOL,...] [--wait]';
+
+/**
+ * `npm run start`: starts one agent run with a fresh run id and prints its workflow id; with
+ * `--wait`, prints the run's result as JSON once it ends.
+ */
+async function main(): Promise<void> {
+  const { values } = parseCommandLine(
+    process.argv.slice(2),
+    {
+      task: { type: 'string' },
+      repo: { type: 'string', default: 'demo' },
+      keyless: { type: 'boolean', default: false },
+      'no-lookup': { type: 'boolean', default: false },
+      approve: { type: 'string', default: '' },
+      wait: { type: 'boolean', default: false },
+    },
+    USAGE,
+  );
+  if (!values.task) throw new UsageError('--task is required: what the agent should do', USAGE);
+  const approve = values.approve!.split(',').map((t) => t.trim()).filter(Boolean);
+  const known = TOOL_SPECS.map((t) => t.name);
+  const unknown = approve.filter((t) => !known.includes(t));
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown tool ${unknown.join(', ')} in --approve (tools: ${known.join(', ')})`, USAGE);
+  }
+
+  // Fresh for every run and never reused: each call's idempotency key is made from it.
+  const runId = randomUUID();
+  const input: AgentInput = {
+    runId,
+    task: values.task,
+    repo: values.repo!,
+    keyless: values.keyless,
+    lookup: !values['no-lookup'],
+    approve,
+  };
+  await withClient(async ({ client, taskQueue }) => {
+    const handle = await client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
+      taskQueue,
+      workflowId: `triage-${runId}`,
+      args: [input],
+    });
+    console.log(handle.workflowId);
+    if (values.wait) console.log(JSON.stringify(await handle.result(), null, 2));
+  });
+}
+
+runMain(main);

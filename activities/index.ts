@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import OpenAI from 'openai';
 import { crashPoint } from '../common/crash-points';
 import { key } from '../common/key';
-import type { ChatMessage, LookupResponse, ModelRequest, ToolRequest, ToolResponse } from '../workflows/types';
+import type { ChatMessage, LookupResponse, ModelRequest, ToolRequest, ToolResponse, TurnRequest, TurnResponse } from '../workflows/types';
 import { askModel } from './model';
 import { callTrackerTool, lookupTrackerCall } from './tracker-tools';
 
@@ -46,6 +46,33 @@ export function createActivities(config: ActivityConfig) {
       });
       await crashPoint('tool.returned', where(detail));
       return { output: result.output, replayed: result.replayed, attempt: Context.current().info.attempt };
+    },
+
+    /**
+     * A whole turn in one activity, for the sweep's "save once per turn" design: the model call and
+     * every tool call it asks for, without keys. A retry repeats all of it.
+     */
+    async runTurn(req: TurnRequest): Promise<TurnResponse> {
+      const turn = req.messages.filter((m) => m.role === 'assistant').length + 1;
+      await crashPoint('model.started', where(`turn ${turn}`));
+      const reply = await askModel(config.openai, config.model, { runId: req.runId, messages: req.messages, tools: req.tools });
+      await crashPoint('model.returned', where(`turn ${turn}`));
+      const messages: ChatMessage[] = [reply];
+      for (const call of reply.tool_calls ?? []) {
+        const detail = `${call.function.name} ${call.id}`;
+        await crashPoint('tool.started', where(detail));
+        const result = await callTrackerTool(call.function.name, JSON.parse(call.function.arguments) as Record<string, unknown>, {
+          trackerUrl: req.trackerUrl ?? config.trackerUrl,
+          repo: req.repo,
+          key: key(req.runId, call.id),
+          sendKey: false,
+          onReply: () => crashPoint('tracker.accepted', where(detail)),
+        });
+        await crashPoint('tool.returned', where(detail));
+        messages.push({ role: 'tool', tool_call_id: call.id, content: result.output });
+      }
+      await crashPoint('turn.returned', where(`turn ${turn}`));
+      return { messages, answer: reply.tool_calls?.length ? null : reply.content ?? '' };
     },
 
     /** Asks the receiver whether a call whose outcome is unknown happened. */

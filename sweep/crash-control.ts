@@ -17,6 +17,12 @@ export interface KillTarget {
 /** A worker process's instructions: which workflows to park where. Workflows not named run freely. */
 export interface CrashPlan {
   targets: Record<string, KillTarget>;
+  /**
+   * Workflows whose tool calls fail at a point instead of going on: the first time each call (each
+   * detail) reaches the named point in this process, the activity throws, as a tool whose server
+   * died mid-call would.
+   */
+  faults?: Record<string, { name: PointName }>;
 }
 
 /** What the worker reports. */

@@ -1,12 +1,15 @@
 import type { WorkerOptions } from '@temporalio/worker';
 
 /**
- * Worker settings for crash harnesses. With no workflow cache there is no sticky queue, so after a
- * kill the next workflow task goes straight to the normal queue instead of waiting out a sticky
- * timeout; the high limits keep parked tasks from starving the scenarios that share the process.
+ * Worker settings for crash harnesses. The high limits keep parked tasks from starving the scenarios
+ * that share the process: a parked run holds its slot and its place in the workflow cache until the
+ * kill (with the cache off, the SDK core still holds a parked run in a cache of one, and every other
+ * run waits behind it). A short sticky timeout makes a killed worker's runs move to the normal queue,
+ * and so to the next worker, within a second.
  */
 export const SWEEP_WORKER_TUNING: Partial<WorkerOptions> = {
-  maxCachedWorkflows: 0,
+  maxCachedWorkflows: 5000,
+  stickyQueueScheduleToStartTimeout: '1s',
   maxConcurrentActivityTaskExecutions: 2000,
   maxConcurrentWorkflowTaskExecutions: 1000,
   maxConcurrentLocalActivityExecutions: 10,

@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     : { targets: {} };
   const counts = new Map<string, number>();
   const parked = new Set<string>();
+  const faulted = new Set<string>();
   const emit = (event: CrashEvent) => process.stdout.write(`${LINE_PREFIX}${JSON.stringify(event)}\n`);
 
   setCrashHook((name: PointName, { workflowId, detail }) => {
@@ -35,6 +36,11 @@ async function main(): Promise<void> {
       return new Promise<void>(() => {}); // until SIGKILL
     }
     emit({ type: 'point', workflowId, index, name, detail });
+    const fault = plan.faults?.[workflowId];
+    if (fault && fault.name === name && !faulted.has(`${workflowId} ${detail}`)) {
+      faulted.add(`${workflowId} ${detail}`);
+      throw new Error(`tool server died mid-call at ${name} (${detail})`);
+    }
   });
 
   const connection = await NativeConnection.connect({ address: config.temporalAddress });

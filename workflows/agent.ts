@@ -1,30 +1,16 @@
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  condition,
-  proxyActivities,
-  setHandler,
-  TimeoutFailure,
-} from '@temporalio/workflow';
+import { ApplicationFailure, condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { approveSignal, pendingQuery, resolveSignal, type ApproveSignal, type ResolveSignal } from './signals';
+import { attemptTool, type Attempt } from './outcome';
 import { crashPoints } from './sinks';
 import { toolsForModel, toolSpec, type ToolSpec } from './tools';
-import type { AgentInput, AgentResult, CallRecord, ChatMessage, OpenItem, Rung, ToolCall, ToolResponse } from './types';
+import type { AgentInput, AgentResult, CallRecord, ChatMessage, OpenItem, Rung, ToolCall } from './types';
 
 const DAY_MS = 86_400_000;
 
 const SYSTEM_PROMPT =
   'You triage bug reports. File issues for what is broken, comment with findings, search before you finish, ' +
   'then reply with a short summary.';
-
-/** How one attempt at a tool call ended, as far as the workflow can tell. */
-type Attempt =
-  | { kind: 'ok'; response: ToolResponse }
-  /** The receiver refused the request: nothing happened, and running it again would not help. */
-  | { kind: 'refused'; message: string }
-  /** The attempt may or may not have taken effect: it timed out, its worker died, or the answer was lost. */
-  | { kind: 'unknown'; reason: string };
 
 /**
  * The agent loop: a model activity whose reply (with its tool-call ids) is in history before any tool
@@ -90,8 +76,8 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   async function attempt(record: CallRecord, spec: ToolSpec, args: Record<string, unknown>, harmless: boolean): Promise<Attempt> {
     const acts = harmless ? repeatable : once;
     record.attempts += 1;
-    try {
-      const response = await acts.runTool({
+    const outcome = await attemptTool(() =>
+      acts.runTool({
         runId: input.runId,
         callId: record.callId,
         tool: spec.name,
@@ -99,16 +85,10 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
         repo: input.repo,
         sendKey: spec.sendsKey,
         trackerUrl: input.trackerUrl,
-      });
-      record.attempts += response.attempt - 1;
-      return { kind: 'ok', response };
-    } catch (err) {
-      if (!(err instanceof ActivityFailure)) throw err;
-      const cause = err.cause;
-      if (cause instanceof ApplicationFailure && cause.nonRetryable) return { kind: 'refused', message: cause.message };
-      if (cause instanceof TimeoutFailure) return { kind: 'unknown', reason: `attempt timed out (${cause.timeoutType})` };
-      return { kind: 'unknown', reason: cause?.message ?? err.message };
-    }
+      }),
+    );
+    if (outcome.kind === 'ok') record.attempts += outcome.response.attempt - 1;
+    return outcome;
   }
 
   /** Runs a call until its outcome is known, climbing the ladder when an attempt leaves it unknown. */
@@ -162,7 +142,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
         args,
         reason: outcome.reason,
       });
-      crashPoints.reached('question.asked', `${spec.name} ${record.callId}`);
+      crashPoints.reached('question.asked', `${spec.name} ${record.callId} #${questionsAsked}`);
       await condition(() => answers.has(record.callId));
       const answer = answers.get(record.callId)!;
       answers.delete(record.callId);

@@ -1,1 +1,2 @@
 export { agentWorkflow } from './agent';
+export { designWorkflow } from './designs';

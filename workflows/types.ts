@@ -147,3 +147,18 @@ export interface LookupResponse {
   /** What the call returned, when it happened. */
   output?: string;
 }
+
+/** Input of a whole-turn activity (the sweep's "save once per turn" design). */
+export interface TurnRequest {
+  runId: string;
+  repo: string;
+  trackerUrl?: string;
+  messages: ChatMessage[];
+  tools: ModelRequest['tools'];
+}
+
+/** What a whole turn adds to the conversation, and the final answer if the model gave one. */
+export interface TurnResponse {
+  messages: ChatMessage[];
+  answer: string | null;
+}

@@ -1,0 +1,111 @@
+import type { Client } from '@temporalio/client';
+import { ScriptedPerson } from './person';
+import { summarize, type Row } from './report';
+import { EXPECTED, newScenario, runScenarios, type Scenario } from './sweep';
+import type { Variant } from './variants';
+import { startWorld } from './world';
+
+/** Options of {@link runSweep}. */
+export interface SweepOptions {
+  variants: Variant[];
+  /** Also run the second pass, which kills each restart at every point it reaches. Default `true`. */
+  twice?: boolean;
+  /** How many scenarios share one worker generation. Default 250. */
+  batchSize?: number;
+  /** Progress lines, for people. Default: none. */
+  progress?: (line: string) => void;
+}
+
+/** The sweep's findings. */
+export interface SweepReport {
+  rows: Row[];
+  scenarios: Scenario[];
+  /** Each variant's crash points, in the order a clean run reaches them. */
+  points: Record<string, Array<{ name: string; detail: string }>>;
+  generations: number;
+  seconds: number;
+}
+
+/** Thrown when a clean run is not clean: every count of the sweep would be meaningless. */
+export class DirtyCleanRunError extends Error {
+  constructor(readonly variant: string, reason: string) {
+    super(`the clean run of ${variant} ${reason}`);
+    this.name = 'DirtyCleanRunError';
+  }
+}
+
+/**
+ * A clean run must see no retry and no timeout, so that every duplicate the sweep reports was caused
+ * by a kill. Only a variant that injects a fault may retry, and only after a failure.
+ */
+async function checkNoRetry(client: Client, s: Scenario): Promise<void> {
+  const history = await client.workflow.getHandle(s.workflowId).fetchHistory();
+  for (const e of history.events ?? []) {
+    if (e.activityTaskTimedOutEventAttributes) throw new DirtyCleanRunError(s.variant.name, 'had an activity time out');
+    if (e.workflowTaskTimedOutEventAttributes) throw new DirtyCleanRunError(s.variant.name, 'had a workflow task time out');
+    if (e.workflowTaskFailedEventAttributes) throw new DirtyCleanRunError(s.variant.name, 'had a workflow task fail');
+    const attempt = e.activityTaskStartedEventAttributes?.attempt ?? 1;
+    if (attempt > 1 && !s.variant.fault) throw new DirtyCleanRunError(s.variant.name, `retried an activity (attempt ${attempt})`);
+  }
+}
+
+/**
+ * The crash sweep. A clean run of each variant records its crash points; the first pass kills a fresh
+ * run at each one and lets a new worker finish it; the second pass also kills that restart once at
+ * each point it reaches. Counts come from the tracker's records, the model server's counters and the
+ * scripted person.
+ */
+export async function runSweep(options: SweepOptions): Promise<SweepReport> {
+  const started = Date.now();
+  const progress = options.progress ?? (() => {});
+  const batchSize = options.batchSize ?? 250;
+  const world = await startWorld();
+  try {
+    const person = new ScriptedPerson(world.env.client);
+    const counter = { generations: 0 };
+    const run = (scenarios: Scenario[], phase: string) => runScenarios(scenarios, { world, person, batchSize, progress, counter }, phase);
+
+    const cleans = options.variants.map((v) => newScenario(v, 'clean', 'run', [], []));
+    await run(cleans, 'clean runs');
+    const points: SweepReport['points'] = {};
+    const cleanApprovals = new Map<string, number>();
+    for (const c of cleans) {
+      if (c.error) throw new DirtyCleanRunError(c.variant.name, `failed: ${c.error}`);
+      const o = c.outcome!;
+      if (o.issues !== EXPECTED.issues || o.comments !== EXPECTED.comments || o.modelCalls !== EXPECTED.modelCalls || o.asks !== 0) {
+        throw new DirtyCleanRunError(c.variant.name, `left ${JSON.stringify(o)}`);
+      }
+      await checkNoRetry(world.env.client, c);
+      points[c.variant.name] = c.finalPoints.map(({ name, detail }) => ({ name, detail }));
+      cleanApprovals.set(c.variant.name, o.approvals);
+    }
+    progress(`clean runs: ${cleans.map((c) => `${c.variant.name} ${c.finalPoints.length} points`).join(', ')}`);
+
+    const once = cleans.flatMap((c) =>
+      c.finalPoints.map((p, i) => newScenario(c.variant, 'once', `${i + 1}`, [{ index: i + 1 }], [p])),
+    );
+    await run(once, 'once');
+
+    const twice = options.twice === false
+      ? []
+      : once
+          .filter((s) => !s.error)
+          .flatMap((s) =>
+            s.finalPoints.map((p, j) =>
+              newScenario(s.variant, 'twice', `${s.kills[0].index}.${j + 1}`, [s.kills[0], { index: j + 1 }], [s.expected[0], p]),
+            ),
+          );
+    if (twice.length > 0) await run(twice, 'twice');
+
+    const scenarios = [...once, ...twice];
+    return {
+      rows: summarize(options.variants, scenarios, cleanApprovals),
+      scenarios,
+      points,
+      generations: counter.generations,
+      seconds: (Date.now() - started) / 1000,
+    };
+  } finally {
+    await world.close();
+  }
+}

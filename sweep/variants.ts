@@ -1,0 +1,90 @@
+import type { PointName } from '../common/crash-points';
+import type { Design } from '../workflows/designs';
+import type { RunTimeouts } from '../workflows/types';
+
+/** What every run of a variant gets from the sweep. */
+export interface RunBase {
+  runId: string;
+  repo: string;
+  task: string;
+  trackerUrl: string;
+  timeouts: RunTimeouts;
+}
+
+/** One row of the sweep's table: a loop, its tracker, and what the scripted world does to it. */
+export interface Variant {
+  /** For `--variant`. */
+  name: string;
+  /** The row's label in the table. */
+  label: string;
+  workflowType: 'agentWorkflow' | 'designWorkflow';
+  /** Whether its tracker honours idempotency keys. */
+  tracker: 'keyed' | 'keyless';
+  input(base: RunBase): unknown;
+  /** Each tool call fails once at this point, after the tracker accepted it, as when an MCP server dies mid-call. */
+  fault?: PointName;
+}
+
+const design = (name: Design, label: string, tracker: Variant['tracker']): Variant => ({
+  name,
+  label,
+  workflowType: 'designWorkflow',
+  tracker,
+  input: (base) => ({ ...base, design: name }),
+});
+
+/** Every variant, in table order: the five designs, then the agent loop and its harder cases. */
+export const VARIANTS: readonly Variant[] = [
+  design('turn', 'save once per turn', 'keyless'),
+  design('reply', 'save after the reply', 'keyless'),
+  design('keys', '+ idempotency keys', 'keyed'),
+  design('markers', '+ attempt markers, no keys', 'keyless'),
+  design('keys-markers', 'keys and markers', 'keyed'),
+  {
+    name: 'agent',
+    label: 'agent loop, keyed tracker',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyed',
+    input: (base) => ({ ...base }),
+  },
+  {
+    name: 'agent-keyless-lookup',
+    label: 'agent loop, keyless + lookup',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyless',
+    input: (base) => ({ ...base, keyless: true, lookup: true }),
+  },
+  {
+    name: 'agent-keyless',
+    label: 'agent loop, keyless, no lookup',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyless',
+    input: (base) => ({ ...base, keyless: true, lookup: false }),
+  },
+  {
+    name: 'agent-mid-call',
+    label: 'agent loop, tool dies mid-call',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyed',
+    input: (base) => ({ ...base }),
+    fault: 'tracker.accepted',
+  },
+  {
+    name: 'agent-approval',
+    label: 'agent loop, approval gate',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyed',
+    input: (base) => ({ ...base, approve: ['create_issue'] }),
+  },
+];
+
+/** The variants named in a comma-separated list, or all of them; an unknown name is an error that lists the known ones. */
+export function selectVariants(names?: string): Variant[] {
+  if (!names) return [...VARIANTS];
+  return names.split(',').map((raw) => {
+    const name = raw.trim();
+    const v = VARIANTS.find((x) => x.name === name);
+    if (!v) throw new Error(`unknown variant ${JSON.stringify(name)} (variants: ${VARIANTS.map((x) => x.name).join(', ')})`);
+    return v;
+  });
+}

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import type { FastifyInstance } from 'fastify';
+import { devServerExecutable } from '../common/temporal-cli';
+import { buildModelServer } from '../model/app';
+import { buildTracker } from '../tracker/app';
+import { Store } from '../tracker/store';
+import { WORKFLOW_INTERCEPTORS, WORKFLOWS_PATH } from '../workers/create-worker';
+
+/** A tracker of the sweep's world. */
+export interface WorldTracker {
+  url: string;
+  store: Store;
+}
+
+/**
+ * Everything that outlives the sweep's kills: a Temporal dev server, a keyed and a keyless tracker
+ * on SQLite, and the scripted model server. Only workers die.
+ */
+export interface World {
+  env: TestWorkflowEnvironment;
+  trackers: { keyed: WorldTracker; keyless: WorldTracker };
+  modelUrl: string;
+  workflowBundle: string;
+  dir: string;
+  /** Model calls the model server served to a run. */
+  modelCalls(runId: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+/** Starts the world in a fresh temporary folder; `close` removes it. */
+export async function startWorld(): Promise<World> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sweep-'));
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: devServerExecutable(),
+      // One partition per task queue: no forwarding between partitions, so a task reaches the one worker at once.
+      extraArgs: [
+        '--dynamic-config-value', 'matching.numTaskqueueReadPartitions=1',
+        '--dynamic-config-value', 'matching.numTaskqueueWritePartitions=1',
+      ],
+    },
+  });
+  const apps: FastifyInstance[] = [];
+  const stores: Store[] = [];
+  const tracker = async (keyless: boolean): Promise<WorldTracker> => {
+    // `normal` sync: commits survive a crash of any process, which is all the sweep does; not power loss.
+    const store = new Store(path.join(dir, `tracker-${keyless ? 'keyless' : 'keyed'}.db`), 'normal');
+    const app = buildTracker({ store, keyless });
+    apps.push(app);
+    stores.push(store);
+    return { url: await listen(app), store };
+  };
+  const trackers = { keyed: await tracker(false), keyless: await tracker(true) };
+  const model = buildModelServer();
+  apps.push(model);
+  const modelUrl = await listen(model);
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: WORKFLOW_INTERCEPTORS,
+    logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
+  });
+  const workflowBundle = path.join(dir, 'workflow-bundle.js');
+  writeFileSync(workflowBundle, code);
+
+  return {
+    env,
+    trackers,
+    modelUrl,
+    workflowBundle,
+    dir,
+    async modelCalls(runId) {
+      const res = await model.inject({ method: 'GET', url: `/calls?run=${encodeURIComponent(runId)}` });
+      return (res.json() as { calls: number }).calls;
+    },
+    async close() {
+      for (const app of apps) await app.close();
+      for (const store of stores) store.close();
+      await env.teardown();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { AgentActivities } from '../activities';
+import { attemptTool } from './outcome';
+import { pendingQuery, resolveSignal, type ResolveSignal } from './signals';
+import { crashPoints } from './sinks';
+import { toolsForModel, toolSpec } from './tools';
+import type { ChatMessage, OpenItem, RunTimeouts, ToolCall } from './types';
+
+/**
+ * The five designs the crash sweep compares, from the simplest to the one the agent loop uses:
+ * - `turn`: save once per turn; the model call and all its tool calls are one activity, no keys.
+ * - `reply`: save after the reply; a model activity, then one activity per tool call, default retries, no keys.
+ * - `keys`: as `reply`, with idempotency keys that the tracker honours.
+ * - `markers`: attempt markers, no keys; an effectful call gets one attempt, and one whose outcome is
+ *   unknown is settled by a person (no lookup rung), against a keyless tracker.
+ * - `keys-markers`: keys and markers; an unknown outcome is repeated because the key makes it harmless.
+ */
+export type Design = 'turn' | 'reply' | 'keys' | 'markers' | 'keys-markers';
+
+/** Input of one run of a design. */
+export interface DesignInput {
+  runId: string;
+  task: string;
+  repo: string;
+  design: Design;
+  trackerUrl?: string;
+  timeouts?: RunTimeouts;
+}
+
+/** Result of one run of a design. */
+export interface DesignResult {
+  answer: string;
+  questionsAsked: number;
+}
+
+const SYSTEM_PROMPT = 'You triage bug reports.';
+
+/** One of the simplified loops the sweep compares with the agent loop; see {@link Design}. */
+export async function designWorkflow(input: DesignInput): Promise<DesignResult> {
+  const t = { modelMs: 60_000, toolMs: 30_000, retryInitialMs: 1_000, ...input.timeouts };
+  // Temporal's default policy (no attempt limit), paced for the run.
+  const defaultRetry = { initialInterval: t.retryInitialMs, backoffCoefficient: 2, maximumInterval: t.retryInitialMs * 10 };
+  const { callModel, runTool, runTurn } = proxyActivities<AgentActivities>({
+    startToCloseTimeout: t.modelMs + 4 * t.toolMs, // long enough for runTurn; callModel and runTool finish far sooner
+    retry: defaultRetry,
+  });
+  const { runTool: runToolOnce } = proxyActivities<AgentActivities>({
+    startToCloseTimeout: t.toolMs,
+    retry: { ...defaultRetry, maximumAttempts: 1 },
+  });
+
+  const questions = new Map<string, OpenItem>();
+  const answers = new Map<string, ResolveSignal>();
+  let questionsAsked = 0;
+  setHandler(resolveSignal, (a) => {
+    if (questions.has(a.callId)) answers.set(a.callId, a);
+  });
+  setHandler(pendingQuery, () => ({
+    runId: input.runId,
+    approvals: [],
+    questions: [...questions.values()],
+    rungs: {},
+    questionsAsked,
+    calls: [],
+  }));
+
+  const keyed = input.design === 'keys' || input.design === 'keys-markers';
+  const request = (call: ToolCall) => ({
+    runId: input.runId,
+    callId: call.id,
+    tool: call.function.name,
+    args: JSON.parse(call.function.arguments) as Record<string, unknown>,
+    repo: input.repo,
+    sendKey: keyed,
+    trackerUrl: input.trackerUrl,
+  });
+
+  /** A call under markers: one attempt, then a person if its outcome is unknown and a repeat is not harmless. */
+  async function withMarkers(call: ToolCall): Promise<string> {
+    const spec = toolSpec(call.function.name);
+    const harmless = !!spec && (spec.readOnly || spec.idempotent || (keyed && spec.sendsKey));
+    for (;;) {
+      const outcome = await attemptTool(() => (harmless ? runTool : runToolOnce)(request(call)));
+      if (outcome.kind === 'ok') return outcome.response.output;
+      if (outcome.kind === 'refused') return JSON.stringify({ error: outcome.message });
+      questionsAsked += 1;
+      questions.set(call.id, { callId: call.id, tool: call.function.name, args: request(call).args, reason: outcome.reason });
+      crashPoints.reached('question.asked', `${call.function.name} ${call.id} #${questionsAsked}`);
+      await condition(() => answers.has(call.id));
+      const answer = answers.get(call.id)!;
+      answers.delete(call.id);
+      questions.delete(call.id);
+      if (answer.happened) return answer.result ?? JSON.stringify({ ok: true });
+    }
+  }
+
+  const messages: ChatMessage[] = [
+    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'user', content: input.task },
+  ];
+  for (let turn = 1; turn <= 10; turn++) {
+    if (input.design === 'turn') {
+      const out = await runTurn({ runId: input.runId, repo: input.repo, trackerUrl: input.trackerUrl, messages, tools: toolsForModel() });
+      messages.push(...out.messages);
+      if (out.answer !== null) return { answer: out.answer, questionsAsked };
+      continue;
+    }
+    const reply = await callModel({ runId: input.runId, messages, tools: toolsForModel() });
+    messages.push(reply);
+    if (!reply.tool_calls?.length) return { answer: reply.content ?? '', questionsAsked };
+    for (const call of reply.tool_calls) {
+      let content: string;
+      if (input.design === 'markers' || input.design === 'keys-markers') {
+        content = await withMarkers(call);
+      } else {
+        const outcome = await attemptTool(() => runTool(request(call)));
+        content = outcome.kind === 'ok' ? outcome.response.output : JSON.stringify({ error: outcome.kind === 'refused' ? outcome.message : outcome.reason });
+      }
+      messages.push({ role: 'tool', tool_call_id: call.id, content });
+    }
+  }
+  throw new Error('no final answer after 10 turns');
+}

@@ -17,7 +17,7 @@ export const SWEEP_WORKER_TUNING: Partial<WorkerOptions> = {
 };
 
 /** Activity pacing for runs under a harness: a dead attempt is noticed in seconds, retried at once. */
-export const SWEEP_TIMEOUTS = { modelMs: 4_000, toolMs: 4_000, retryInitialMs: 100 };
+export const SWEEP_TIMEOUTS = { modelMs: 4_000, toolMs: 4_000, turnMs: 4_000, retryInitialMs: 100 };
 
 /** Workflow-task timeout for runs under a harness: a task whose worker died is handed out again quickly. */
 export const SWEEP_WORKFLOW_TASK_TIMEOUT = '2s';

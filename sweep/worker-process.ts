@@ -8,7 +8,8 @@ import { LINE_PREFIX, matches, type CrashEvent, type CrashPlan } from './crash-c
 import { SWEEP_WORKER_TUNING } from './tuning';
 
 /**
- * A worker process for crash harnesses. It reports every crash point it reaches, and parks each
+ * A worker process for crash harnesses. It reports every crash point it reaches (a point reached
+ * again right after itself, as by a retried workflow task, is reported once), and parks each
  * workflow named in its plan (`CRASH_PLAN`, a JSON file) at its target: that call never returns, and
  * every later point of the same workflow parks too, so nothing more happens for it until the harness
  * SIGKILLs the process. Other workflows keep running, so many scenarios can share one process.
@@ -26,8 +27,15 @@ async function main(): Promise<void> {
   const faulted = new Set<string>();
   const emit = (event: CrashEvent) => process.stdout.write(`${LINE_PREFIX}${JSON.stringify(event)}\n`);
 
+  const last = new Map<string, string>();
+
   setCrashHook((name: PointName, { workflowId, detail }) => {
-    const index = (counts.get(workflowId) ?? 0) + 1;
+    // A workflow task retried after its attempt timed out (a slow worker, a kill) decides the same
+    // commands again: the same boundary, reached again. It keeps its index, so that the points a run
+    // reaches do not depend on how busy the machine was.
+    const repeat = last.get(workflowId) === `${name} ${detail}`;
+    last.set(workflowId, `${name} ${detail}`);
+    const index = (counts.get(workflowId) ?? 0) + (repeat ? 0 : 1);
     counts.set(workflowId, index);
     const target = plan.targets[workflowId];
     if (parked.has(workflowId) || (target && matches(target, index, name, detail))) {
@@ -35,7 +43,7 @@ async function main(): Promise<void> {
       parked.add(workflowId);
       return new Promise<void>(() => {}); // until SIGKILL
     }
-    emit({ type: 'point', workflowId, index, name, detail });
+    if (!repeat) emit({ type: 'point', workflowId, index, name, detail });
     const fault = plan.faults?.[workflowId];
     if (fault && fault.name === name && !faulted.has(`${workflowId} ${detail}`)) {
       faulted.add(`${workflowId} ${detail}`);

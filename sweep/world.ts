@@ -1,3 +1,5 @@
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -5,7 +7,6 @@ import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
-import { devServerExecutable } from '../common/temporal-cli';
 import { buildModelServer } from '../model/app';
 import { buildTracker } from '../tracker/app';
 import { Store } from '../tracker/store';
@@ -32,6 +33,28 @@ export interface World {
   close(): Promise<void>;
 }
 
+/** Starts `temporal-host.ts`, which runs the dev server with its banner kept off our stdout. */
+async function startTemporalHost(): Promise<{ address: string; stop(): Promise<void> }> {
+  const child = fork(path.join(__dirname, 'temporal-host.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const exited = once(child, 'exit');
+  const [message] = (await Promise.race([
+    once(child, 'message'),
+    exited.then(() => {
+      throw new Error('the Temporal dev server did not start (see the lines above)');
+    }),
+  ])) as [{ address: string }];
+  return {
+    address: message.address,
+    async stop() {
+      child.send('stop');
+      await exited;
+    },
+  };
+}
+
 async function listen(app: FastifyInstance): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -40,16 +63,8 @@ async function listen(app: FastifyInstance): Promise<string> {
 /** Starts the world in a fresh temporary folder; `close` removes it. */
 export async function startWorld(): Promise<World> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sweep-'));
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: devServerExecutable(),
-      // One partition per task queue: no forwarding between partitions, so a task reaches the one worker at once.
-      extraArgs: [
-        '--dynamic-config-value', 'matching.numTaskqueueReadPartitions=1',
-        '--dynamic-config-value', 'matching.numTaskqueueWritePartitions=1',
-      ],
-    },
-  });
+  const host = await startTemporalHost();
+  const env = await TestWorkflowEnvironment.createFromExistingServer({ address: host.address });
   const apps: FastifyInstance[] = [];
   const stores: Store[] = [];
   const tracker = async (keyless: boolean): Promise<WorldTracker> => {
@@ -86,6 +101,7 @@ export async function startWorld(): Promise<World> {
       for (const app of apps) await app.close();
       for (const store of stores) store.close();
       await env.teardown();
+      await host.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

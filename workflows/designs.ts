@@ -37,13 +37,12 @@ const SYSTEM_PROMPT = 'You triage bug reports.';
 
 /** One of the simplified loops the sweep compares with the agent loop; see {@link Design}. */
 export async function designWorkflow(input: DesignInput): Promise<DesignResult> {
-  const t = { modelMs: 60_000, toolMs: 30_000, retryInitialMs: 1_000, ...input.timeouts };
+  const t = { modelMs: 60_000, toolMs: 30_000, turnMs: 120_000, retryInitialMs: 1_000, ...input.timeouts };
   // Temporal's default policy (no attempt limit), paced for the run.
   const defaultRetry = { initialInterval: t.retryInitialMs, backoffCoefficient: 2, maximumInterval: t.retryInitialMs * 10 };
-  const { callModel, runTool, runTurn } = proxyActivities<AgentActivities>({
-    startToCloseTimeout: t.modelMs + 4 * t.toolMs, // long enough for runTurn; callModel and runTool finish far sooner
-    retry: defaultRetry,
-  });
+  const { callModel } = proxyActivities<AgentActivities>({ startToCloseTimeout: t.modelMs, retry: defaultRetry });
+  const { runTool } = proxyActivities<AgentActivities>({ startToCloseTimeout: t.toolMs, retry: defaultRetry });
+  const { runTurn } = proxyActivities<AgentActivities>({ startToCloseTimeout: t.turnMs, retry: defaultRetry });
   const { runTool: runToolOnce } = proxyActivities<AgentActivities>({
     startToCloseTimeout: t.toolMs,
     retry: { ...defaultRetry, maximumAttempts: 1 },

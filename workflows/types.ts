@@ -21,6 +21,8 @@ export interface RunTimeouts {
   modelMs?: number;
   /** Start-to-close timeout of one tool call or lookup. Default 30 s. */
   toolMs?: number;
+  /** Start-to-close timeout of a whole-turn activity (the sweep's "save once per turn" design). Default 120 s. */
+  turnMs?: number;
   /** First retry delay of a retried activity; later ones double up to 10x. Default 1 s. */
   retryInitialMs?: number;
 }

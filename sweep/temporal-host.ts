@@ -1,0 +1,37 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { devServerExecutable } from '../common/temporal-cli';
+
+/**
+ * Hosts the sweep's Temporal dev server in a process of its own (started by `TestWorkflowEnvironment.createLocal`,
+ * with the local `temporal` CLI when there is one). The dev server prints a banner with random ports
+ * to the stdout it inherits; here that stdout is discarded, so the sweep's own stdout holds only its
+ * table and two sweeps print the same bytes. The address goes to the parent over IPC; the server is
+ * torn down when the parent says so or goes away.
+ */
+async function main(): Promise<void> {
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: devServerExecutable(),
+      // One partition per task queue: no forwarding between partitions, so a task reaches the one worker at once.
+      extraArgs: [
+        '--dynamic-config-value', 'matching.numTaskqueueReadPartitions=1',
+        '--dynamic-config-value', 'matching.numTaskqueueWritePartitions=1',
+      ],
+    },
+  });
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await env.teardown();
+    process.exit(0);
+  };
+  process.on('message', (m) => m === 'stop' && void stop());
+  process.on('disconnect', () => void stop());
+  process.send!({ address: env.address });
+}
+
+main().catch((err: Error) => {
+  console.error(err.message);
+  process.exit(1);
+});

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
       variant: { type: 'string' },
       once: { type: 'boolean', default: false },
       json: { type: 'string' },
-      batch: { type: 'string', default: '250' },
+      batch: { type: 'string', default: '150' },
     },
     USAGE,
   );

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { key } from '../common/key';
 import { traceLine } from '../activities/tracker-tools';
 import type { Store } from '../tracker/store';
-import { approveSignal, pendingQuery, resolveSignal } from '../workflows/signals';
+import { approveSignal, resolveSignal } from '../workflows/signals';
 import type { CrashEvent } from './crash-control';
 
 /** What the person needs to know about a run to answer for it. */
@@ -18,10 +18,10 @@ export interface PersonRun {
  * truthfully, by looking in the tracker's own records for the key the call wrote. It counts the
  * questions it was asked, so asks are counted outside the worker.
  *
- * It answers only once the workflow task that asked has been reported: it first queries the run's
- * `pending` state, which the server answers only after that task completes. A signal sent sooner
- * could land inside the asking task and change how many tasks the restart needs, and with that the
- * crash points the second pass finds; answering after the task keeps every sweep the same.
+ * It answers as soon as the worker reports the question or the request, by signal. The run keeps an
+ * answer that arrives before it asks (as when the worker died while asking and the answer reaches
+ * the restart first), so the answer's timing cannot change what the run does next, and two sweeps
+ * see the same crash points.
  */
 export class ScriptedPerson {
   private readonly questions = new Map<string, Set<string>>();
@@ -71,28 +71,8 @@ export class ScriptedPerson {
     work.finally(() => this.busy.delete(work));
   }
 
-  /** Waits until the run's `pending` state lists the item, retrying while no worker can answer. */
-  private async whenListed(run: PersonRun, listed: (p: Awaited<ReturnType<typeof this.queryPending>>) => boolean): Promise<void> {
-    const deadline = Date.now() + 300_000;
-    for (;;) {
-      try {
-        if (listed(await this.queryPending(run))) return;
-      } catch {
-        // no live worker holds the run right now (parked or killed): ask again shortly
-      }
-      if (Date.now() > deadline) throw new Error(`run ${run.workflowId} never listed what the person was asked`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-
-  private queryPending(run: PersonRun) {
-    const handle = this.client.workflow.getHandle(run.workflowId);
-    return this.client.connection.withDeadline(Date.now() + 5_000, () => handle.query(pendingQuery));
-  }
-
   private async approve(run: PersonRun, callId: string): Promise<void> {
     try {
-      await this.whenListed(run, (p) => p.approvals.some((a) => a.callId === callId));
       await this.client.workflow.getHandle(run.workflowId).signal(approveSignal, { callId, approved: true, by: 'scripted person' });
     } catch (err) {
       this.errors.push(`${run.workflowId}: approving ${callId}: ${(err as Error).message}`);
@@ -101,7 +81,6 @@ export class ScriptedPerson {
 
   private async answer(run: PersonRun, callId: string): Promise<void> {
     try {
-      await this.whenListed(run, (p) => p.questions.some((q) => q.callId === callId));
       const truth = findEffect(run, callId);
       await this.client.workflow.getHandle(run.workflowId).signal(resolveSignal, {
         callId,

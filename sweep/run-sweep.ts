@@ -10,7 +10,7 @@ export interface SweepOptions {
   variants: Variant[];
   /** Also run the second pass, which kills each restart at every point it reaches. Default `true`. */
   twice?: boolean;
-  /** How many scenarios share one worker generation. Default 250. */
+  /** How many scenarios share one worker generation. Default 150. */
   batchSize?: number;
   /** Progress lines, for people. Default: none. */
   progress?: (line: string) => void;
@@ -58,7 +58,7 @@ async function checkNoRetry(client: Client, s: Scenario): Promise<void> {
 export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   const started = Date.now();
   const progress = options.progress ?? (() => {});
-  const batchSize = options.batchSize ?? 250;
+  const batchSize = options.batchSize ?? 150;
   const world = await startWorld();
   try {
     const person = new ScriptedPerson(world.env.client);

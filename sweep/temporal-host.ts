@@ -12,6 +12,7 @@ async function main(): Promise<void> {
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: devServerExecutable(),
+      log: { format: 'pretty', level: 'error' },
       // One partition per task queue: no forwarding between partitions, so a task reaches the one worker at once.
       extraArgs: [
         '--dynamic-config-value', 'matching.numTaskqueueReadPartitions=1',

@@ -8,8 +8,8 @@ import { LINE_PREFIX, matches, type CrashEvent, type CrashPlan } from './crash-c
 import { SWEEP_WORKER_TUNING } from './tuning';
 
 /**
- * A worker process for crash harnesses. It reports every crash point it reaches (a point reached
- * again right after itself, as by a retried workflow task, is reported once), and parks each
+ * A worker process for crash harnesses. It reports every crash point it reaches (a workflow task
+ * that runs again reports its points once), and parks each
  * workflow named in its plan (`CRASH_PLAN`, a JSON file) at its target: that call never returns, and
  * every later point of the same workflow parks too, so nothing more happens for it until the harness
  * SIGKILLs the process. Other workflows keep running, so many scenarios can share one process.
@@ -17,6 +17,9 @@ import { SWEEP_WORKER_TUNING } from './tuning';
  * Environment: as `npm run worker`, plus `CRASH_PLAN` (optional) and `WORKFLOW_BUNDLE` (optional path
  * of a pre-built workflow bundle).
  */
+/** Points reached in workflow code (through a sink) rather than in an activity. */
+const WORKFLOW_SIDE = new Set<PointName>(['workflow.decided', 'question.asked', 'approval.pending']);
+
 async function main(): Promise<void> {
   const config = configFromEnv();
   const plan: CrashPlan = process.env.CRASH_PLAN
@@ -27,18 +30,24 @@ async function main(): Promise<void> {
   const faulted = new Set<string>();
   const emit = (event: CrashEvent) => process.stdout.write(`${LINE_PREFIX}${JSON.stringify(event)}\n`);
 
-  const last = new Map<string, string>();
+  // Workflow-side points each run has passed since its last activity-side point.
+  const decidedSince = new Map<string, Set<string>>();
 
   setCrashHook((name: PointName, { workflowId, detail }) => {
-    // A workflow task retried after its attempt timed out (a slow worker, a kill) decides the same
-    // commands again: the same boundary, reached again. It keeps its index, so that the points a run
-    // reaches do not depend on how busy the machine was.
-    const repeat = last.get(workflowId) === `${name} ${detail}`;
-    last.set(workflowId, `${name} ${detail}`);
+    // A workflow task that runs again because its first attempt was lost (its worker died, or the
+    // server dropped its completion under load) passes the same workflow-side points again, with no
+    // activity between. Those are the same boundaries: they keep their index and are reported once,
+    // so the points a run reaches do not depend on how busy the machine was.
+    const seen = decidedSince.get(workflowId) ?? new Set<string>();
+    decidedSince.set(workflowId, seen);
+    const workflowSide = WORKFLOW_SIDE.has(name);
+    const repeat = workflowSide && seen.has(`${name} ${detail}`);
+    if (workflowSide) seen.add(`${name} ${detail}`);
+    else seen.clear();
     const index = (counts.get(workflowId) ?? 0) + (repeat ? 0 : 1);
     counts.set(workflowId, index);
     const target = plan.targets[workflowId];
-    if (parked.has(workflowId) || (target && matches(target, index, name, detail))) {
+    if (parked.has(workflowId) || (!repeat && target && matches(target, index, name, detail))) {
       if (!parked.has(workflowId)) emit({ type: 'parked', workflowId, index, name, detail });
       parked.add(workflowId);
       return new Promise<void>(() => {}); // until SIGKILL

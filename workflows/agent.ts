@@ -59,8 +59,9 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     if (!decisions.has(decision.callId)) decisions.set(decision.callId, decision);
   });
   setHandler(resolveSignal, (answer) => {
-    // Kept only while the question is open; an answer nobody asked for is dropped.
-    if (questions.has(answer.callId)) answers.set(answer.callId, answer);
+    // Kept until the call's question is asked, even if it comes first: a worker that died while asking
+    // may hand the question to a restart that sees the answer before it asks again. First answer wins.
+    if (!answers.has(answer.callId)) answers.set(answer.callId, answer);
   });
   const rungs = () => Object.fromEntries(calls.filter((c) => c.rung).map((c) => [c.callId, c.rung!])) as Record<string, Rung>;
   setHandler(pendingQuery, () => ({

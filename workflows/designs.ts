@@ -52,7 +52,7 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
   const answers = new Map<string, ResolveSignal>();
   let questionsAsked = 0;
   setHandler(resolveSignal, (a) => {
-    if (questions.has(a.callId)) answers.set(a.callId, a);
+    if (!answers.has(a.callId)) answers.set(a.callId, a); // kept until asked; see agentWorkflow
   });
   setHandler(pendingQuery, () => ({
     runId: input.runId,

@@ -2,8 +2,12 @@ import type { WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import { crashPoints } from './sinks';
 
 /**
- * Reports `workflow.decided` at the end of every activation that decided something (not a query, not a
+ * Reports `workflow.decided` at the end of every activation that made commands (not a query, not a
  * cache eviction): the workflow task has made its commands and the worker has not yet reported them.
+ *
+ * A task that decides nothing (it only waits, say for a person) is not a point of its own: a kill
+ * there leaves the world as a kill at the point the task passed just before (`question.asked`,
+ * `approval.pending`), and whether such a task happens at all depends on when a signal arrives.
  */
 export const interceptors: WorkflowInterceptorsFactory = () => {
   let decides = false;
@@ -16,10 +20,8 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
           return next(input);
         },
         concludeActivation(input, next) {
-          if (decides) {
-            const kinds = input.commands.map((c) => Object.keys(c).find((k) => k !== 'userMetadata') ?? '?');
-            crashPoints.reached('workflow.decided', kinds.join(',') || 'nothing');
-          }
+          const kinds = input.commands.map((c) => Object.keys(c).find((k) => k !== 'userMetadata') ?? '?');
+          if (decides && kinds.length > 0) crashPoints.reached('workflow.decided', kinds.join(','));
           return next(input);
         },
       },

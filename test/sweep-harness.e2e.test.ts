@@ -1,0 +1,41 @@
+import { ScriptedPerson } from '../sweep/person';
+import { newScenario, runScenarios } from '../sweep/sweep';
+import { selectVariants } from '../sweep/variants';
+import { startWorld, type World } from '../sweep/world';
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+}, 120_000);
+afterAll(() => world?.close());
+
+describe('the sweep harness checks its own kills', () => {
+  test('a kill that lands where recorded counts; one that cannot land, or lands elsewhere, is an error, never a pass', async () => {
+    const [agent] = selectVariants('agent');
+    const person = new ScriptedPerson(world.env.client);
+    const options = { world, person, batchSize: 10, progress: () => {}, counter: { generations: 0 } };
+
+    const clean = newScenario(agent, 'clean', 'run', [], []);
+    await runScenarios([clean], options, 'clean');
+    expect(clean.error).toBeUndefined();
+    const accepted = clean.finalPoints.findIndex((p) => p.name === 'tracker.accepted');
+    const point = clean.finalPoints[accepted];
+    expect(point).toMatchObject({ name: 'tracker.accepted', detail: 'create_issue call_create_1' });
+
+    const good = newScenario(agent, 'once', 'good', [{ index: accepted + 1 }], [point]);
+    const never = newScenario(agent, 'once', 'never', [{ index: 999 }], [point]);
+    const elsewhere = newScenario(agent, 'once', 'elsewhere', [{ index: accepted + 2 }], [point]);
+    await runScenarios([good, never, elsewhere], options, 'once');
+
+    expect(good.error).toBeUndefined();
+    expect(good.landed).toEqual([point]);
+    // Killed after the tracker took the request: the keyed retry replays it, and the run finishes clean.
+    expect(good.outcome).toMatchObject({ issues: 2, comments: 1, dups: 0, missing: 0, asks: 0 });
+    expect(good.finalPoints[0]).toMatchObject({ name: 'workflow.decided' });
+
+    expect(never.error).toMatch(/^kill 1 never landed: the run ended before reaching \{"index":999\}/);
+    expect(elsewhere.error).toBe(
+      'kill 1 landed on tool.returned (create_issue call_create_1), expected tracker.accepted (create_issue call_create_1)',
+    );
+  });
+});

@@ -1,0 +1,72 @@
+import { matches } from '../sweep/crash-control';
+import { formatTable, summarize } from '../sweep/report';
+import type { Scenario } from '../sweep/sweep';
+import { selectVariants, VARIANTS } from '../sweep/variants';
+
+const [turn, reply] = VARIANTS;
+
+function scenario(variant = turn, outcome: Partial<Scenario['outcome']> | null = {}, pass: Scenario['pass'] = 'once'): Scenario {
+  return {
+    id: 'x',
+    variant,
+    pass,
+    kills: [],
+    expected: [],
+    landed: [],
+    runId: 'r',
+    workflowId: 'w',
+    repo: 'p',
+    finalPoints: [],
+    ...(outcome === null
+      ? { error: 'kill 1 never landed' }
+      : { outcome: { issues: 2, comments: 1, dups: 0, missing: 0, asks: 0, modelCalls: 3, callsExtra: 0, approvals: 0, ...outcome } }),
+  };
+}
+
+describe('sweep report', () => {
+  test('sums scenarios per variant: with dups counts scenarios, dups counts extra effects, errors are never passes', () => {
+    const rows = summarize(
+      [turn, reply],
+      [
+        scenario(turn, { dups: 2, callsExtra: 1 }),
+        scenario(turn, { dups: 1 }, 'twice'),
+        scenario(turn, {}, 'twice'),
+        scenario(turn, null, 'twice'),
+        scenario(reply, { asks: 3, missing: 1 }),
+      ],
+      new Map(),
+    );
+    expect(rows[0]).toMatchObject({ once: 1, twice: 3, withDups: 2, dups: 3, callsExtra: 1, errors: 1 });
+    expect(rows[1]).toMatchObject({ once: 1, twice: 0, withDups: 0, asks: 3, missing: 1, errors: 0 });
+  });
+
+  test('the table has the design document columns, and an errors column only when something failed', () => {
+    const rows = summarize([turn], [scenario(turn, { dups: 1 })], new Map());
+    expect(formatTable(rows)).toBe(
+      [
+        'variant             once  twice  with dups  dups  missing  asks  calls+  appr+',
+        'save once per turn     1      0          1     1        0     0       0      0',
+      ].join('\n'),
+    );
+    const failed = summarize([turn], [scenario(turn, null)], new Map());
+    expect(formatTable(failed).split('\n')[0]).toMatch(/appr\+  errors$/);
+  });
+
+  test('approvals count only beyond what the clean run asked', () => {
+    const rows = summarize([reply], [scenario(reply, { approvals: 3 }), scenario(reply, { approvals: 2 })], new Map([['reply', 2]]));
+    expect(rows[0].approvalsExtra).toBe(1);
+  });
+
+  test('--variant names are checked, and all variants are the default', () => {
+    expect(selectVariants().map((v) => v.name)).toEqual(VARIANTS.map((v) => v.name));
+    expect(selectVariants('agent, keys').map((v) => v.name)).toEqual(['agent', 'keys']);
+    expect(() => selectVariants('agent,nope')).toThrow(/unknown variant "nope" \(variants: turn, reply, keys/);
+  });
+
+  test('a kill target matches on every field it names', () => {
+    expect(matches({ index: 3 }, 3, 'tool.started', 'create_issue c1')).toBe(true);
+    expect(matches({ index: 3 }, 4, 'tool.started', 'create_issue c1')).toBe(false);
+    expect(matches({ name: 'tool.started', detail: 'create_issue c1' }, 9, 'tool.started', 'create_issue c1')).toBe(true);
+    expect(matches({ name: 'tool.started', detail: 'create_issue c2' }, 9, 'tool.started', 'create_issue c1')).toBe(false);
+  });
+});

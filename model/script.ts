@@ -1,23 +1,12 @@
+import type { ChatMessage, ToolCall } from '../workflows/types';
+
+export type { ChatMessage, ToolCall };
+
 /**
  * The triage script the model server plays. Its reply is a function of the conversation alone, so
  * the same conversation always gets the same reply, tool-call ids included: as with a replayed real
  * model, the ids repeat across runs, and a key's uniqueness has to come from the run id.
  */
-
-/** A chat message in the OpenAI wire format, as far as the script reads it. */
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant' | 'tool';
-  content?: string | null;
-  tool_calls?: ToolCall[];
-  tool_call_id?: string;
-}
-
-/** A tool call in the OpenAI wire format. */
-export interface ToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
 
 /** What the script answers: tool calls, or a final text. */
 export type ScriptReply = { kind: 'tools'; calls: ToolCall[] } | { kind: 'answer'; text: string };

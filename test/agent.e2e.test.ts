@@ -1,32 +1,17 @@
-import type { Worker } from '@temporalio/worker';
 import { approveSignal, pendingQuery } from '../workflows/signals';
 import { eventually, startRun } from './helpers/runs';
-import { inProcessWorker, modelCalls, startSystem, type System } from './helpers/system';
+import { modelCalls, useSystemWithWorker } from './helpers/system';
 
 const TASK_QUEUE = 'agent-e2e';
-let system: System;
-let worker: Worker;
-let running: Promise<void>;
-
-beforeAll(async () => {
-  system = await startSystem();
-  worker = await inProcessWorker(system, TASK_QUEUE);
-  running = worker.run();
-}, 120_000);
-
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await system?.close();
-});
+const system = useSystemWithWorker(TASK_QUEUE);
 
 describe('agent loop on a real Temporal dev server, tracker and model server', () => {
   test('triage run: exactly 2 issues, 1 comment, 1 search and 3 model calls, every call settled clean', async () => {
-    const { handle, runId } = await startRun(system.env.client, TASK_QUEUE, { repo: 'e2e-triage' });
+    const { handle, runId } = await startRun(system().env.client, TASK_QUEUE, { repo: 'e2e-triage' });
     const result = await handle.result();
 
-    expect(system.keyed.store.counts('e2e-triage')).toEqual({ issues: 2, comments: 1 });
-    expect(await modelCalls(system, runId)).toBe(3);
+    expect(system().keyed.store.counts('e2e-triage')).toEqual({ issues: 2, comments: 1 });
+    expect(await modelCalls(system(), runId)).toBe(3);
     expect(result.turns).toBe(3);
     expect(result.calls.map((c) => [c.tool, c.callId, c.status, c.rung, c.attempts])).toEqual([
       ['create_issue', 'call_create_1', 'done', 'clean', 1],
@@ -49,14 +34,14 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
 
     // Every effect carries key(runId, callId), written into what it created.
     const { key } = await import('../common/key');
-    const issue = (await (await fetch(`${system.keyed.url}/repos/e2e-triage/issues/1`)).json()) as { body: string };
+    const issue = (await (await fetch(`${system().keyed.url}/repos/e2e-triage/issues/1`)).json()) as { body: string };
     expect(issue.body).toContain(`idempotency-key: ${key(runId, 'call_create_1')}`);
-    const lookup = await fetch(`${system.keyed.url}/idempotency/${key(runId, 'call_create_1')}`);
+    const lookup = await fetch(`${system().keyed.url}/idempotency/${key(runId, 'call_create_1')}`);
     expect(lookup.status).toBe(200);
   });
 
   test('approval gate: the first create is approved (twice, running once), the second denied; the model hears the denial', async () => {
-    const { handle } = await startRun(system.env.client, TASK_QUEUE, { repo: 'e2e-approval', approve: ['create_issue'] });
+    const { handle } = await startRun(system().env.client, TASK_QUEUE, { repo: 'e2e-approval', approve: ['create_issue'] });
 
     const first = await eventually(async () => (await handle.query(pendingQuery)).approvals[0]);
     expect(first).toMatchObject({ callId: 'call_create_1', tool: 'create_issue' });
@@ -68,7 +53,7 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
     await handle.signal(approveSignal, { callId: 'call_create_2', approved: false, by: 'bob', reason: 'duplicate of an alert we have' });
 
     const result = await handle.result();
-    expect(system.keyed.store.counts('e2e-approval')).toEqual({ issues: 1, comments: 1 });
+    expect(system().keyed.store.counts('e2e-approval')).toEqual({ issues: 1, comments: 1 });
     expect(result.approvalsRequested).toBe(2);
     const denied = result.calls.find((c) => c.callId === 'call_create_2')!;
     expect(denied.status).toBe('denied');
@@ -78,8 +63,8 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
   });
 
   test('a run that reaches maxTurns without a final answer fails with TooManyTurns, its effects kept', async () => {
-    const { handle } = await startRun(system.env.client, TASK_QUEUE, { repo: 'e2e-turns', maxTurns: 2 });
+    const { handle } = await startRun(system().env.client, TASK_QUEUE, { repo: 'e2e-turns', maxTurns: 2 });
     await expect(handle.result()).rejects.toMatchObject({ cause: { type: 'TooManyTurns' } });
-    expect(system.keyed.store.counts('e2e-turns')).toEqual({ issues: 2, comments: 1 });
+    expect(system().keyed.store.counts('e2e-turns')).toEqual({ issues: 2, comments: 1 });
   });
 });

@@ -1,34 +1,19 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { Worker } from '@temporalio/worker';
 import { ROOT } from './helpers/processes';
 import { eventually } from './helpers/runs';
-import { inProcessWorker, startSystem, type System } from './helpers/system';
+import { useSystemWithWorker } from './helpers/system';
 
 const run = promisify(execFile);
 const TASK_QUEUE = 'clients-e2e';
-let system: System;
-let worker: Worker;
-let running: Promise<void>;
-
-beforeAll(async () => {
-  system = await startSystem();
-  worker = await inProcessWorker(system, TASK_QUEUE);
-  running = worker.run();
-}, 120_000);
-
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await system?.close();
-});
+const system = useSystemWithWorker(TASK_QUEUE);
 
 /** Runs a client command as a user would, returning its exit code and output. */
 async function cli(script: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', `clients/${script}.ts`, ...args], {
       cwd: ROOT,
-      env: { ...process.env, TEMPORAL_ADDRESS: system.env.address, TASK_QUEUE, ...env },
+      env: { ...process.env, TEMPORAL_ADDRESS: system().env.address, TASK_QUEUE, ...env },
     });
     return { code: 0, stdout, stderr };
   } catch (err) {
@@ -65,7 +50,7 @@ describe('command-line clients against a real dev server', () => {
       return parsed.status === 'COMPLETED' && parsed;
     });
     expect(final.calls.find((c) => c.callId === 'call_create_2')).toMatchObject({ status: 'denied', result: expect.stringMatching(/: not now$/) });
-    expect(system.keyed.store.counts('cli-approve')).toEqual({ issues: 1, comments: 1 });
+    expect(system().keyed.store.counts('cli-approve')).toEqual({ issues: 1, comments: 1 });
   });
 
   test('start --wait prints the result as JSON', async () => {

@@ -133,3 +133,24 @@ export function startWorkerChild(system: System, taskQueue: string, bundle: stri
     },
   };
 }
+
+/**
+ * Registers `beforeAll`/`afterAll` hooks that start a system with an in-process worker on `taskQueue`
+ * and stop both; returns a getter for the system.
+ */
+export function useSystemWithWorker(taskQueue: string): () => System {
+  let system: System;
+  let worker: Worker;
+  let running: Promise<void>;
+  beforeAll(async () => {
+    system = await startSystem();
+    worker = await inProcessWorker(system, taskQueue);
+    running = worker.run();
+  }, 120_000);
+  afterAll(async () => {
+    worker?.shutdown();
+    await running;
+    await system?.close();
+  });
+  return () => system;
+}

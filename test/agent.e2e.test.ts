@@ -20,7 +20,7 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
       ['search_issues', 'call_search_1', 'done', 'clean', 1],
     ]);
     expect(result.questionsAsked).toBe(0);
-    expect(result.answer).toBe('Triage done. Filed #1 and #2, commented on #1; a search for "checkout" finds 1 issue(s).');
+    expect(result.answer).toBe('Triage done. Filed #1 and #2, commented on #1; a search for "checkout" finds 2 issue(s).');
 
     // The model's reply, with its call ids, is in history before the first tool activity is scheduled.
     const history = await handle.fetchHistory();

@@ -31,7 +31,8 @@ describe('the sweep harness checks its own kills', () => {
     expect(good.landed).toEqual([point]);
     // Killed after the tracker took the request: the keyed retry replays it, and the run finishes clean.
     expect(good.outcome).toMatchObject({ issues: 2, comments: 1, dups: 0, missing: 0, asks: 0 });
-    expect(good.finalPoints[0]).toMatchObject({ name: 'workflow.decided' });
+    // The server retries the dead attempt on its own: the restart's first point is the retry's start.
+    expect(good.finalPoints[0]).toMatchObject({ name: 'tool.started', detail: 'create_issue call_create_1' });
 
     expect(never.error).toMatch(/^kill 1 never landed: the run ended before reaching \{"index":999\}/);
     expect(elsewhere.error).toBe(

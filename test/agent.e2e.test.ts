@@ -10,7 +10,7 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
     const { handle, runId } = await startRun(system().env.client, TASK_QUEUE, { repo: 'e2e-triage' });
     const result = await handle.result();
 
-    expect(system().keyed.store.counts('e2e-triage')).toEqual({ issues: 2, comments: 1 });
+    expect(system().trackers.keyed.store.counts('e2e-triage')).toEqual({ issues: 2, comments: 1 });
     expect(await modelCalls(system(), runId)).toBe(3);
     expect(result.turns).toBe(3);
     expect(result.calls.map((c) => [c.tool, c.callId, c.status, c.rung, c.attempts])).toEqual([
@@ -34,9 +34,9 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
 
     // Every effect carries key(runId, callId), written into what it created.
     const { key } = await import('../common/key');
-    const issue = (await (await fetch(`${system().keyed.url}/repos/e2e-triage/issues/1`)).json()) as { body: string };
+    const issue = (await (await fetch(`${system().trackers.keyed.url}/repos/e2e-triage/issues/1`)).json()) as { body: string };
     expect(issue.body).toContain(`idempotency-key: ${key(runId, 'call_create_1')}`);
-    const lookup = await fetch(`${system().keyed.url}/idempotency/${key(runId, 'call_create_1')}`);
+    const lookup = await fetch(`${system().trackers.keyed.url}/idempotency/${key(runId, 'call_create_1')}`);
     expect(lookup.status).toBe(200);
   });
 
@@ -53,7 +53,7 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
     await handle.signal(approveSignal, { callId: 'call_create_2', approved: false, by: 'bob', reason: 'duplicate of an alert we have' });
 
     const result = await handle.result();
-    expect(system().keyed.store.counts('e2e-approval')).toEqual({ issues: 1, comments: 1 });
+    expect(system().trackers.keyed.store.counts('e2e-approval')).toEqual({ issues: 1, comments: 1 });
     expect(result.approvalsRequested).toBe(2);
     const denied = result.calls.find((c) => c.callId === 'call_create_2')!;
     expect(denied.status).toBe('denied');
@@ -65,6 +65,6 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
   test('a run that reaches maxTurns without a final answer fails with TooManyTurns, its effects kept', async () => {
     const { handle } = await startRun(system().env.client, TASK_QUEUE, { repo: 'e2e-turns', maxTurns: 2 });
     await expect(handle.result()).rejects.toMatchObject({ cause: { type: 'TooManyTurns' } });
-    expect(system().keyed.store.counts('e2e-turns')).toEqual({ issues: 2, comments: 1 });
+    expect(system().trackers.keyed.store.counts('e2e-turns')).toEqual({ issues: 2, comments: 1 });
   });
 });

@@ -50,7 +50,7 @@ describe('command-line clients against a real dev server', () => {
       return parsed.status === 'COMPLETED' && parsed;
     });
     expect(final.calls.find((c) => c.callId === 'call_create_2')).toMatchObject({ status: 'denied', result: expect.stringMatching(/: not now$/) });
-    expect(system().keyed.store.counts('cli-approve')).toEqual({ issues: 1, comments: 1 });
+    expect(system().trackers.keyed.store.counts('cli-approve')).toEqual({ issues: 1, comments: 1 });
   });
 
   test('start --wait prints the result as JSON', async () => {

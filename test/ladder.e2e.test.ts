@@ -3,15 +3,13 @@ import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/tuning';
 import type { KillTarget } from '../sweep/crash-control';
 import type { AgentInput } from '../workflows/types';
 import { eventually, startRun } from './helpers/runs';
-import { bundleToFile, modelCalls, startSystem, startWorkerChild, type System, type WorkerChild } from './helpers/system';
+import { modelCalls, startSystem, startWorkerChild, type System, type WorkerChild } from './helpers/system';
 
 let system: System;
-let bundle: string;
 const children: WorkerChild[] = [];
 
 beforeAll(async () => {
   system = await startSystem();
-  bundle = await bundleToFile(system.dir);
 }, 120_000);
 
 afterAll(async () => {
@@ -26,13 +24,13 @@ afterAll(async () => {
 async function killAt(name: string, input: Partial<AgentInput> & { repo: string }, target: KillTarget, beforeRestart?: (h: Awaited<ReturnType<typeof startRun>>['handle']) => Promise<void>) {
   const taskQueue = `ladder-${name}`;
   const { handle, runId } = await startRun(system.env.client, taskQueue, { timeouts: SWEEP_TIMEOUTS, ...input }, SWEEP_WORKFLOW_TASK_TIMEOUT);
-  const first = startWorkerChild(system, taskQueue, bundle, { targets: { [handle.workflowId]: target } });
+  const first = startWorkerChild(system, taskQueue, { targets: { [handle.workflowId]: target } });
   children.push(first);
   const parked = await first.waitForEvent((e) => e.type === 'parked');
   await first.kill('SIGKILL');
   expect(first.proc.signalCode).toBe('SIGKILL');
   if (beforeRestart) await beforeRestart(handle);
-  const second = startWorkerChild(system, taskQueue, bundle);
+  const second = startWorkerChild(system, taskQueue);
   children.push(second);
   return { handle, runId, parked, second };
 }
@@ -42,43 +40,43 @@ describe('worker SIGKILLed mid-run: each rung of the resolution ladder', () => {
     const { handle, runId, parked } = await killAt('keyed', { repo: 'kill-keyed' }, { name: 'tracker.accepted', detail: 'create_issue call_create_1' });
     expect(parked).toMatchObject({ type: 'parked', name: 'tracker.accepted', detail: 'create_issue call_create_1' });
     // The tracker took the request before the kill.
-    expect(system.keyed.store.counts('kill-keyed').issues).toBe(1);
+    expect(system.trackers.keyed.store.counts('kill-keyed').issues).toBe(1);
     const result = await handle.result();
-    expect(system.keyed.store.counts('kill-keyed')).toEqual({ issues: 2, comments: 1 });
+    expect(system.trackers.keyed.store.counts('kill-keyed')).toEqual({ issues: 2, comments: 1 });
     expect(result.rungs).toEqual({ call_create_1: 'repeat', call_create_2: 'clean', call_comment_1: 'clean', call_search_1: 'clean' });
     expect(result.questionsAsked).toBe(0);
     expect(await modelCalls(system, runId)).toBe(3);
   });
 
   test('keyless with lookup: killed after the tracker accepted create_issue; the search finds the key, no second issue (rung lookup)', async () => {
-    const input = { repo: 'kill-lookup-hit', keyless: true, trackerUrl: system.keyless.url };
+    const input = { repo: 'kill-lookup-hit', keyless: true, trackerUrl: system.trackers.keyless.url };
     const { handle } = await killAt('lookup-hit', input, { name: 'tracker.accepted', detail: 'create_issue call_create_2' });
     const result = await handle.result();
-    expect(system.keyless.store.counts('kill-lookup-hit')).toEqual({ issues: 2, comments: 1 });
+    expect(system.trackers.keyless.store.counts('kill-lookup-hit')).toEqual({ issues: 2, comments: 1 });
     expect(result.rungs.call_create_2).toBe('lookup');
     expect(result.questionsAsked).toBe(0);
   });
 
   test('keyless with lookup: killed before create_issue sent anything; the lookup finds nothing and the call runs once (rung lookup)', async () => {
-    const input = { repo: 'kill-lookup-miss', keyless: true, trackerUrl: system.keyless.url };
+    const input = { repo: 'kill-lookup-miss', keyless: true, trackerUrl: system.trackers.keyless.url };
     const { handle } = await killAt('lookup-miss', input, { name: 'tool.started', detail: 'create_issue call_create_1' });
-    expect(system.keyless.store.counts('kill-lookup-miss').issues).toBe(0);
+    expect(system.trackers.keyless.store.counts('kill-lookup-miss').issues).toBe(0);
     const result = await handle.result();
-    expect(system.keyless.store.counts('kill-lookup-miss')).toEqual({ issues: 2, comments: 1 });
+    expect(system.trackers.keyless.store.counts('kill-lookup-miss')).toEqual({ issues: 2, comments: 1 });
     expect(result.rungs.call_create_1).toBe('lookup');
     expect(result.calls.find((c) => c.callId === 'call_create_1')!.attempts).toBe(2);
   });
 
   test('keyless without lookup: killed after the tracker accepted a comment; a person is asked, answers "it happened", no second comment (rung person)', async () => {
-    const input = { repo: 'kill-person', keyless: true, lookup: false, trackerUrl: system.keyless.url };
+    const input = { repo: 'kill-person', keyless: true, lookup: false, trackerUrl: system.trackers.keyless.url };
     const { handle } = await killAt('person', input, { name: 'tracker.accepted', detail: 'comment_on_issue call_comment_1' });
     const question = await eventually(async () => (await handle.query(pendingQuery)).questions[0], 60_000);
     expect(question).toMatchObject({ callId: 'call_comment_1', tool: 'comment_on_issue' });
     // The person checks the tracker by hand, as the scripted person of the sweep does.
-    expect(system.keyless.store.counts('kill-person').comments).toBe(1);
+    expect(system.trackers.keyless.store.counts('kill-person').comments).toBe(1);
     await handle.signal(resolveSignal, { callId: 'call_comment_1', happened: true, by: 'carol' });
     const result = await handle.result();
-    expect(system.keyless.store.counts('kill-person')).toEqual({ issues: 2, comments: 1 });
+    expect(system.trackers.keyless.store.counts('kill-person')).toEqual({ issues: 2, comments: 1 });
     expect(result.rungs.call_comment_1).toBe('person');
     expect(result.questionsAsked).toBe(1);
   });
@@ -92,7 +90,7 @@ describe('worker SIGKILLed mid-run: each rung of the resolution ladder', () => {
     expect(second).toBeDefined();
     await handle.signal(approveSignal, { callId: 'call_create_2', approved: true, by: 'dave' });
     const result = await handle.result();
-    expect(system.keyed.store.counts('kill-approval')).toEqual({ issues: 2, comments: 1 });
+    expect(system.trackers.keyed.store.counts('kill-approval')).toEqual({ issues: 2, comments: 1 });
     expect(result.approvalsRequested).toBe(2);
     expect(result.calls.filter((c) => c.tool === 'create_issue').map((c) => c.attempts)).toEqual([1, 1]);
   });

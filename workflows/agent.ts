@@ -1,6 +1,7 @@
 import { ApplicationFailure, condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
-import { approveSignal, pendingQuery, resolveSignal, type ApproveSignal, type ResolveSignal } from './signals';
+import { personQuestions } from './questions';
+import { approveSignal, pendingQuery, type ApproveSignal } from './signals';
 import { attemptTool, type Attempt } from './outcome';
 import { crashPoints } from './sinks';
 import { toolsForModel, toolSpec, type ToolSpec } from './tools';
@@ -48,28 +49,21 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
 
   const calls: CallRecord[] = [];
   const decisions = new Map<string, ApproveSignal>();
-  const answers = new Map<string, ResolveSignal>();
   const approvals = new Map<string, OpenItem>();
-  const questions = new Map<string, OpenItem>();
-  let questionsAsked = 0;
+  const questions = personQuestions();
   let approvalsRequested = 0;
 
   setHandler(approveSignal, (decision) => {
     // The first decision wins: a repeated or contradicting approval cannot run a call twice.
     if (!decisions.has(decision.callId)) decisions.set(decision.callId, decision);
   });
-  setHandler(resolveSignal, (answer) => {
-    // Kept until the call's question is asked, even if it comes first: a worker that died while asking
-    // may hand the question to a restart that sees the answer before it asks again. First answer wins.
-    if (!answers.has(answer.callId)) answers.set(answer.callId, answer);
-  });
   const rungs = () => Object.fromEntries(calls.filter((c) => c.rung).map((c) => [c.callId, c.rung!])) as Record<string, Rung>;
   setHandler(pendingQuery, () => ({
     runId: input.runId,
     approvals: [...approvals.values()],
-    questions: [...questions.values()],
+    questions: questions.open(),
     rungs: rungs(),
-    questionsAsked,
+    questionsAsked: questions.asked(),
     calls,
   }));
 
@@ -136,18 +130,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
 
       // Rung 3: ask a person, who answers by the `resolve` signal.
       record.status = 'asking';
-      questionsAsked += 1;
-      questions.set(record.callId, {
-        callId: record.callId,
-        tool: spec.name,
-        args,
-        reason: outcome.reason,
-      });
-      crashPoints.reached('question.asked', `${spec.name} ${record.callId} #${questionsAsked}`);
-      await condition(() => answers.has(record.callId));
-      const answer = answers.get(record.callId)!;
-      answers.delete(record.callId);
-      questions.delete(record.callId);
+      const answer = await questions.ask({ callId: record.callId, tool: spec.name, args, reason: outcome.reason });
       rung = 'person';
       if (answer.happened) {
         return done(record, rung, answer.result ?? JSON.stringify({ ok: true, confirmedBy: answer.by ?? 'a person' }));
@@ -215,7 +198,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
         turns: turn,
         calls,
         rungs: rungs(),
-        questionsAsked,
+        questionsAsked: questions.asked(),
         approvalsRequested,
       };
     }

@@ -1,10 +1,10 @@
-import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import { proxyActivities, setHandler } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { attemptTool } from './outcome';
-import { pendingQuery, resolveSignal, type ResolveSignal } from './signals';
-import { crashPoints } from './sinks';
+import { personQuestions } from './questions';
+import { pendingQuery } from './signals';
 import { toolsForModel, toolSpec } from './tools';
-import type { ChatMessage, OpenItem, RunTimeouts, ToolCall } from './types';
+import type { ChatMessage, RunTimeouts, ToolCall } from './types';
 
 /**
  * The five designs the crash sweep compares, from the simplest to the one the agent loop uses:
@@ -48,18 +48,13 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
     retry: { ...defaultRetry, maximumAttempts: 1 },
   });
 
-  const questions = new Map<string, OpenItem>();
-  const answers = new Map<string, ResolveSignal>();
-  let questionsAsked = 0;
-  setHandler(resolveSignal, (a) => {
-    if (!answers.has(a.callId)) answers.set(a.callId, a); // kept until asked; see agentWorkflow
-  });
+  const questions = personQuestions();
   setHandler(pendingQuery, () => ({
     runId: input.runId,
     approvals: [],
-    questions: [...questions.values()],
+    questions: questions.open(),
     rungs: {},
-    questionsAsked,
+    questionsAsked: questions.asked(),
     calls: [],
   }));
 
@@ -82,13 +77,7 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
       const outcome = await attemptTool(() => (harmless ? runTool : runToolOnce)(request(call)));
       if (outcome.kind === 'ok') return outcome.response.output;
       if (outcome.kind === 'refused') return JSON.stringify({ error: outcome.message });
-      questionsAsked += 1;
-      questions.set(call.id, { callId: call.id, tool: call.function.name, args: request(call).args, reason: outcome.reason });
-      crashPoints.reached('question.asked', `${call.function.name} ${call.id} #${questionsAsked}`);
-      await condition(() => answers.has(call.id));
-      const answer = answers.get(call.id)!;
-      answers.delete(call.id);
-      questions.delete(call.id);
+      const answer = await questions.ask({ callId: call.id, tool: call.function.name, args: request(call).args, reason: outcome.reason });
       if (answer.happened) return answer.result ?? JSON.stringify({ ok: true });
     }
   }
@@ -101,12 +90,12 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
     if (input.design === 'turn') {
       const out = await runTurn({ runId: input.runId, repo: input.repo, trackerUrl: input.trackerUrl, messages, tools: toolsForModel() });
       messages.push(...out.messages);
-      if (out.answer !== null) return { answer: out.answer, questionsAsked };
+      if (out.answer !== null) return { answer: out.answer, questionsAsked: questions.asked() };
       continue;
     }
     const reply = await callModel({ runId: input.runId, messages, tools: toolsForModel() });
     messages.push(reply);
-    if (!reply.tool_calls?.length) return { answer: reply.content ?? '', questionsAsked };
+    if (!reply.tool_calls?.length) return { answer: reply.content ?? '', questionsAsked: questions.asked() };
     for (const call of reply.tool_calls) {
       let content: string;
       if (input.design === 'markers' || input.design === 'keys-markers') {

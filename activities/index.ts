@@ -2,7 +2,19 @@ import { Context } from '@temporalio/activity';
 import OpenAI from 'openai';
 import { crashPoint } from '../common/crash-points';
 import { key } from '../common/key';
-import type { ChatMessage, LookupResponse, ModelRequest, ToolRequest, ToolResponse, TurnRequest, TurnResponse } from '../workflows/types';
+import type { ToolSpec } from '../workflows/tools';
+import type {
+  ChatMessage,
+  ListToolsRequest,
+  LookupResponse,
+  ModelRequest,
+  ToolRequest,
+  ToolResponse,
+  TurnRequest,
+  TurnResponse,
+} from '../workflows/types';
+import { refused } from './errors';
+import type { McpToolbox } from './mcp-toolbox';
 import { askModel } from './model';
 import { callTrackerTool, lookupTrackerCall } from './tracker-tools';
 
@@ -14,15 +26,49 @@ export interface ActivityConfig {
   openai: OpenAI;
   /** Model name, unless a run names its own (`AGENT_MODEL`). */
   model: string;
+  /** The MCP servers this worker can reach (`MCP_CONFIG`). Default none. */
+  mcp?: McpToolbox;
 }
 
 function where(detail: string) {
   return { workflowId: Context.current().info.workflowExecution?.workflowId ?? 'standalone', detail };
 }
 
+/**
+ * Heartbeats while `work` runs, if the activity has a heartbeat timeout: a long MCP call on a live
+ * worker goes on, while one on a worker that died is retried after the heartbeat timeout.
+ */
+async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  const timeout = ctx.info.heartbeatTimeoutMs;
+  if (!timeout) return work();
+  // Often, so that the SDK's throttle (at most 80% of the timeout, less if the worker says so) decides the pace.
+  const timer = setInterval(() => ctx.heartbeat(), Math.max(50, timeout / 6));
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** Builds the agent's activities around one configuration. */
 export function createActivities(config: ActivityConfig) {
+  const toolbox = () => {
+    if (!config.mcp) throw refused('this worker has no MCP servers configured (set MCP_CONFIG)', 'NoMcpConfig');
+    return config.mcp;
+  };
+  /** How long an MCP request may take: what is left of the activity's start-to-close timeout. */
+  const callTimeout = () => Math.max(1_000, Context.current().info.startToCloseTimeoutMs - 500);
+
   return {
+    /** The tools of the run's MCP servers, with what the ladder needs to know of each, into history. */
+    async listTools(req: ListToolsRequest): Promise<ToolSpec[]> {
+      const specs = await heartbeating(() => toolbox().listTools(req.servers, callTimeout()));
+      // The servers' names stay out of the point's detail: it names the step, whichever servers a run uses.
+      await crashPoint('tools.listed', where(`${req.servers.length} server${req.servers.length === 1 ? '' : 's'}`));
+      return specs;
+    },
+
     /** One model call. Its reply goes into history, tool-call ids included, before any tool runs. */
     async callModel(req: ModelRequest): Promise<ChatMessage> {
       const turn = req.messages.filter((m) => m.role === 'assistant').length + 1;
@@ -35,15 +81,26 @@ export function createActivities(config: ActivityConfig) {
     /** One tool call, carrying `key(runId, callId)`. */
     async runTool(req: ToolRequest): Promise<ToolResponse> {
       const detail = `${req.tool} ${req.callId}`;
+      const callKey = key(req.runId, req.callId);
+      const signal = Context.current().cancellationSignal;
       await crashPoint('tool.started', where(detail));
-      const result = await callTrackerTool(req.tool, req.args, {
-        trackerUrl: req.trackerUrl ?? config.trackerUrl,
-        repo: req.repo,
-        key: key(req.runId, req.callId),
-        sendKey: req.sendKey,
-        signal: Context.current().cancellationSignal,
-        onReply: () => crashPoint('tracker.accepted', where(detail)),
-      });
+      const result = await heartbeating(() =>
+        req.server
+          ? toolbox().callTool(req.server, req.tool, req.args, {
+              key: callKey,
+              timeoutMs: callTimeout(),
+              signal,
+              retrying: Context.current().info.attempt > 1,
+            })
+          : callTrackerTool(req.tool, req.args, {
+              trackerUrl: req.trackerUrl ?? config.trackerUrl,
+              repo: req.repo,
+              key: callKey,
+              sendKey: req.sendKey,
+              signal,
+              onReply: () => crashPoint('tracker.accepted', where(detail)),
+            }),
+      );
       await crashPoint('tool.returned', where(detail));
       return { output: result.output, replayed: result.replayed, attempt: Context.current().info.attempt };
     },
@@ -78,14 +135,24 @@ export function createActivities(config: ActivityConfig) {
     /** Asks the receiver whether a call whose outcome is unknown happened. */
     async lookupCall(req: ToolRequest): Promise<LookupResponse> {
       const detail = `${req.tool} ${req.callId}`;
+      const callKey = key(req.runId, req.callId);
+      const signal = Context.current().cancellationSignal;
       await crashPoint('lookup.started', where(detail));
-      const answer = await lookupTrackerCall(req.tool, {
-        trackerUrl: req.trackerUrl ?? config.trackerUrl,
-        repo: req.repo,
-        key: key(req.runId, req.callId),
-        byKey: req.sendKey,
-        signal: Context.current().cancellationSignal,
-      });
+      const answer = await heartbeating(() =>
+        req.server && req.lookupTool
+          ? toolbox().lookup(req.server, req.lookupTool, { ...req.args, tool: req.tool, key: callKey }, {
+              key: key(req.runId, `${req.callId}#lookup`),
+              timeoutMs: callTimeout(),
+              signal,
+            })
+          : lookupTrackerCall(req.tool, {
+              trackerUrl: req.trackerUrl ?? config.trackerUrl,
+              repo: req.repo,
+              key: callKey,
+              byKey: req.sendKey,
+              signal,
+            }),
+      );
       await crashPoint('lookup.returned', where(detail));
       return answer;
     },

@@ -18,5 +18,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {
     openaiApiKey: env.OPENAI_API_KEY ?? 'scripted-model-needs-no-key',
     /** `AGENT_MODEL`, default `triage-script`. */
     model: env.AGENT_MODEL ?? 'triage-script',
+    /** `MCP_CONFIG`: a JSON file of MCP servers (`{"mcpServers": {...}}`) whose tools runs may use. Default none. */
+    mcpConfig: env.MCP_CONFIG || undefined,
   };
 }

@@ -10,10 +10,12 @@
 
 /** Every crash point, with the state a worker killed there leaves behind. */
 export const POINTS = {
+  'tools.listed': "the MCP servers' tools are listed; the activity has not reported them",
   'model.started': 'a model activity is running and has not asked the model yet',
   'model.returned': "the model's reply has arrived; the activity has not reported it",
   'tool.started': 'a tool activity has started (its attempt is on the server: the marker) and sent nothing',
   'tracker.accepted': 'the tracker has committed a request and replied; the worker has not read the reply',
+  'mcp.accepted': "an MCP server has the tracker's reply and has not answered its client (a point in the MCP server's process)",
   'tool.returned': 'a tool activity has its result and has not reported it',
   'turn.returned': 'a whole-turn activity has its results and has not reported them',
   'lookup.started': 'a lookup activity has started and asked nothing',

@@ -1,9 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { callTrackerTool } from '../activities/tracker-tools';
+import { ReceiverUnavailableError } from '../activities/errors';
+import { callTrackerTool, lookupTrackerCall } from '../activities/tracker-tools';
+import { crashPoint } from '../common/crash-points';
+import { KEY_META, OUTCOME_META, TOOL_META, type LookupResult, type ToolIdempotency } from './conventions';
 
-/** The `_meta` field of a tool call that carries the call's idempotency key; forwarded as `Idempotency-Key`. */
-export const KEY_META = 'idempotency-key';
+export { KEY_META };
 
 /** Options of {@link buildTrackerMcpServer}. */
 export interface TrackerMcpOptions {
@@ -22,6 +24,14 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
   const server = new McpServer({ name: 'tracker', version: '0.1.0' });
   const repoArg = z.string().optional().describe('Tracker repository; default the server\'s');
 
+  const text = (value: string) => [{ type: 'text' as const, text: value }];
+  /** A tool error; `unknown` when the tracker may have acted (it went away mid-request). */
+  const failure = (err: unknown) => ({
+    isError: true,
+    content: text((err as Error).message),
+    ...(err instanceof ReceiverUnavailableError ? { _meta: { [OUTCOME_META]: 'unknown' } } : {}),
+  });
+
   const run = async (tool: string, args: Record<string, unknown>, meta: Record<string, unknown> | undefined) => {
     const { repo, ...rest } = args as { repo?: string };
     const key = typeof meta?.[KEY_META] === 'string' ? (meta[KEY_META] as string) : undefined;
@@ -32,16 +42,40 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
         // Without a key the trace line still needs a value; the header is only sent with a real key.
         key: key ?? 'none',
         sendKey: key !== undefined,
+        // The boundary where this process dying leaves the tracker changed and the client unanswered.
+        onReply: () => crashPoint('mcp.accepted', { workflowId: 'mcp', detail: `${tool} ${key ?? 'none'}` }),
       });
-      return { content: [{ type: 'text' as const, text: out.output }], _meta: { replayed: out.replayed } };
+      return { content: text(out.output), _meta: { replayed: out.replayed } };
     } catch (err) {
       // A refusal or an unreachable tracker is a tool error the model can read, not a protocol error.
-      return { isError: true, content: [{ type: 'text' as const, text: (err as Error).message }] };
+      return failure(err);
     }
   };
 
+  /** Did the call with this key happen? By key on a keyed tracker, else by the trace line it wrote. */
+  const lookup = async (args: Record<string, unknown>) => {
+    const { tool, key, repo } = args as { tool: string; key: string; repo?: string };
+    const ctx = { trackerUrl: options.trackerUrl, repo: repo ?? options.repo ?? 'demo', key };
+    try {
+      let found;
+      try {
+        found = await lookupTrackerCall(tool, { ...ctx, byKey: true });
+      } catch (err) {
+        // 501: a keyless tracker keeps no keys, but the call left its trace line in what it created.
+        if (!(err instanceof ReceiverUnavailableError && err.status === 501)) throw err;
+        found = await lookupTrackerCall(tool, { ...ctx, byKey: false });
+      }
+      const answer: LookupResult = found.happened ? { happened: true, result: found.output } : { happened: false };
+      return { content: text(JSON.stringify(answer)) };
+    } catch (err) {
+      return failure(err);
+    }
+  };
+  const effectful: { [TOOL_META]: ToolIdempotency } = { [TOOL_META]: { keyed: true, lookup: 'lookup_call' } };
+
   // registerTool's generic types recurse past what tsc allows for these schemas; the handlers' types are plain.
-  type Handler = (args: Record<string, unknown>, extra: { _meta?: Record<string, unknown> }) => ReturnType<typeof run>;
+  type ToolResult = { content: Array<{ type: 'text'; text: string }>; isError?: boolean; _meta?: Record<string, unknown> };
+  type Handler = (args: Record<string, unknown>, extra: { _meta?: Record<string, unknown> }) => Promise<ToolResult>;
   const register = server.registerTool.bind(server) as unknown as (name: string, config: object, handler: Handler) => void;
 
   register(
@@ -50,6 +84,7 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
       description: 'File a new issue in the tracker. Returns the issue with its number.',
       inputSchema: { title: z.string().min(1), body: z.string(), labels: z.array(z.string()).optional(), repo: repoArg },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      _meta: effectful,
     },
     (args, extra) => run('create_issue', args, extra._meta),
   );
@@ -59,6 +94,7 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
       description: 'Add a comment to an existing issue, by its number.',
       inputSchema: { number: z.number().int().positive(), body: z.string().min(1), repo: repoArg },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      _meta: effectful,
     },
     (args, extra) => run('comment_on_issue', args, extra._meta),
   );
@@ -70,6 +106,15 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
     },
     (args, extra) => run('search_issues', args, extra._meta),
+  );
+  register(
+    'lookup_call',
+    {
+      description: 'Whether the create_issue or comment_on_issue call with this idempotency key happened, and what it returned.',
+      inputSchema: { tool: z.enum(['create_issue', 'comment_on_issue']), key: z.string().min(1), repo: repoArg },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+    },
+    (args) => lookup(args),
   );
   return server;
 }

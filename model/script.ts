@@ -22,6 +22,9 @@ export class OffScriptError extends Error {
 /** The tools the script calls; a request that does not offer all of them is off script. */
 export const SCRIPT_TOOLS = ['create_issue', 'comment_on_issue', 'search_issues'] as const;
 
+/** The ids of the script's calls that write to the tracker (the searches only read). */
+export const WRITE_CALL_IDS = ['call_create_1', 'call_create_2', 'call_comment_1'] as const;
+
 function call(id: string, name: string, args: object): ToolCall {
   return { id, type: 'function', function: { name, arguments: JSON.stringify(args) } };
 }

@@ -14,6 +14,8 @@ export interface GenerationEnv {
   trackerUrl: string;
   openaiBaseUrl: string;
   workflowBundle: string;
+  /** The workers' `MCP_CONFIG` file. */
+  mcpConfig: string;
   /** A folder for plan files and worker logs. */
   dir: string;
 }
@@ -53,6 +55,7 @@ export class Generation {
         TRACKER_URL: env.trackerUrl,
         OPENAI_BASE_URL: env.openaiBaseUrl,
         WORKFLOW_BUNDLE: env.workflowBundle,
+        MCP_CONFIG: env.mcpConfig,
         CRASH_PLAN: planFile,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -23,6 +23,8 @@ export interface SweepReport {
   /** Each variant's crash points, in the order a clean run reaches them. */
   points: Record<string, Array<{ name: string; detail: string }>>;
   generations: number;
+  /** Times an MCP server was SIGKILLed with calls parked in it. */
+  mcpKills: number;
   seconds: number;
 }
 
@@ -36,7 +38,7 @@ export class DirtyCleanRunError extends Error {
 
 /**
  * A clean run must see no retry and no timeout, so that every duplicate the sweep reports was caused
- * by a kill. Only a variant that injects a fault may retry, and only after a failure.
+ * by a kill. Only a variant that injects a fault (or kills its MCP server) may retry, and only after a failure.
  */
 async function checkNoRetry(client: Client, s: Scenario): Promise<void> {
   const history = await client.workflow.getHandle(s.workflowId).fetchHistory();
@@ -45,7 +47,7 @@ async function checkNoRetry(client: Client, s: Scenario): Promise<void> {
     if (e.workflowTaskTimedOutEventAttributes) throw new DirtyCleanRunError(s.variant.name, 'had a workflow task time out');
     if (e.workflowTaskFailedEventAttributes) throw new DirtyCleanRunError(s.variant.name, 'had a workflow task fail');
     const attempt = e.activityTaskStartedEventAttributes?.attempt ?? 1;
-    if (attempt > 1 && !s.variant.fault) throw new DirtyCleanRunError(s.variant.name, `retried an activity (attempt ${attempt})`);
+    if (attempt > 1 && !s.variant.fault && !s.variant.mcp) throw new DirtyCleanRunError(s.variant.name, `retried an activity (attempt ${attempt})`);
   }
 }
 
@@ -62,7 +64,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   const world = await startWorld();
   try {
     const person = new ScriptedPerson(world.env.client);
-    const counter = { generations: 0 };
+    const counter = { generations: 0, mcpKills: 0 };
     const run = (scenarios: Scenario[], phase: string) => runScenarios(scenarios, { world, person, batchSize, progress, counter }, phase);
 
     const cleans = options.variants.map((v) => newScenario(v, 'clean', 'run', [], []));
@@ -103,6 +105,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       scenarios,
       points,
       generations: counter.generations,
+      mcpKills: counter.mcpKills,
       seconds: (Date.now() - started) / 1000,
     };
   } finally {

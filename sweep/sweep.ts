@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
+import { key } from '../common/key';
+import { WRITE_CALL_IDS } from '../model/script';
+import { MCP_SHARDS, mcpServerName } from './mcp-host';
 import type { KillTarget } from './crash-control';
 import { Generation, type GenerationEnv, type SeenPoint } from './generation';
 import { ScriptedPerson } from './person';
@@ -44,6 +47,8 @@ export interface Scenario {
   repo: string;
   /** Points the last generation (the one that finished the run) reached, in order. */
   finalPoints: SeenPoint[];
+  /** The MCP server the run's tools go through, for variants with `mcp`. */
+  mcpServer?: string;
   outcome?: Outcome;
   error?: string;
   handle?: WorkflowHandle;
@@ -57,8 +62,8 @@ export interface RunOptions {
   batchSize: number;
   /** Called with a line of progress now and then. */
   progress: (line: string) => void;
-  /** Counts generations, for the label of plan files. */
-  counter: { generations: number };
+  /** Counts generations, for the label of plan files, and MCP server kills. */
+  counter: { generations: number; mcpKills: number };
 }
 
 let scenarioCounter = 0;
@@ -79,6 +84,7 @@ export function newScenario(variant: Variant, pass: Pass, label: string, kills: 
     workflowId: `sweep-${repo}-${runId.slice(0, 8)}`,
     repo,
     finalPoints: [],
+    ...(variant.mcp ? { mcpServer: mcpServerName(variant.tracker, scenarioCounter % MCP_SHARDS) } : {}),
   };
 }
 
@@ -103,6 +109,7 @@ async function runBatch(batch: Scenario[], options: RunOptions): Promise<void> {
   const { world, person } = options;
   const client = world.env.client;
   const byWorkflow = new Map(batch.map((s) => [s.workflowId, s]));
+  if (batch.some((s) => s.variant.mcp)) await world.startMcp();
 
   await Promise.all(
     batch.map(async (s) => {
@@ -111,7 +118,9 @@ async function runBatch(batch: Scenario[], options: RunOptions): Promise<void> {
         taskQueue: TASK_QUEUE,
         workflowId: s.workflowId,
         workflowTaskTimeout: SWEEP_WORKFLOW_TASK_TIMEOUT,
-        args: [s.variant.input({ runId: s.runId, repo: s.repo, task: TASK, trackerUrl: tracker.url, timeouts: SWEEP_TIMEOUTS })],
+        args: [
+          s.variant.input({ runId: s.runId, repo: s.repo, task: TASK, trackerUrl: tracker.url, timeouts: SWEEP_TIMEOUTS, mcpServer: s.mcpServer }),
+        ],
       });
     }),
   );
@@ -139,9 +148,11 @@ async function runBatch(batch: Scenario[], options: RunOptions): Promise<void> {
     trackerUrl: world.trackers.keyed.url,
     openaiBaseUrl: `${world.modelUrl}/v1`,
     workflowBundle: world.workflowBundle,
+    mcpConfig: world.mcpConfig,
     dir: world.dir,
   };
   const faults = Object.fromEntries(batch.filter((s) => s.variant.fault).map((s) => [s.workflowId, { name: s.variant.fault! }]));
+  const mcpKills = new McpKills(world, batch, ended, options.counter);
   const rounds = Math.max(...batch.map((s) => s.kills.length));
 
   const spawn = (targets: Record<string, KillTarget>) => {
@@ -160,6 +171,7 @@ async function runBatch(batch: Scenario[], options: RunOptions): Promise<void> {
     await gen.ready;
     const deadline = Date.now() + 120_000;
     for (;;) {
+      await mcpKills.poll(gen);
       const waiting = killed.filter((s) => !gen.parked.has(s.workflowId) && !ended.get(s.workflowId));
       if (waiting.length === 0) break;
       if (!gen.alive) throw new Error(`a sweep worker died on its own:\n${gen.stderrTail()}`);
@@ -186,10 +198,15 @@ async function runBatch(batch: Scenario[], options: RunOptions): Promise<void> {
 
   const last = spawn({});
   await last.ready;
-  const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 300_000).unref());
-  const all = Promise.all(batch.map((s) => results.get(s.workflowId)!));
-  if ((await Promise.race([all, timeout])) === 'timeout') {
-    for (const s of batch) if (!ended.get(s.workflowId)) s.error ??= 'the run did not finish within 5 minutes of its last restart';
+  const deadline = Date.now() + 300_000;
+  while (batch.some((s) => !ended.get(s.workflowId))) {
+    if (Date.now() > deadline) {
+      for (const s of batch) if (!ended.get(s.workflowId)) s.error ??= 'the run did not finish within 5 minutes of its last restart';
+      break;
+    }
+    if (!last.alive) throw new Error(`a sweep worker died on its own:\n${last.stderrTail()}`);
+    await mcpKills.poll(last);
+    await new Promise((r) => setTimeout(r, 25));
   }
   await person.settle();
   await last.kill();
@@ -199,7 +216,8 @@ async function runBatch(batch: Scenario[], options: RunOptions): Promise<void> {
     if (!ended.get(s.workflowId)) continue;
     const result = await results.get(s.workflowId)!;
     if (!result.ok) {
-      s.error ??= `the run failed: ${result.error.message}`;
+      const cause = (result.error as Error & { cause?: Error }).cause;
+      s.error ??= `the run failed: ${result.error.message}${cause ? `: ${cause.message}` : ''}`;
       continue;
     }
     const { issues, comments } = trackerOf(world, s.variant).store.counts(s.repo);
@@ -220,4 +238,45 @@ async function runBatch(batch: Scenario[], options: RunOptions): Promise<void> {
     }
   }
   for (const s of batch) delete s.handle;
+}
+
+/**
+ * Kills the world's MCP servers for the runs of a batch whose tools are over MCP. Each server parks
+ * a write the first time the tracker accepts it; once every run that uses the server is parked (there
+ * or at its worker kill) or has ended, no other request can be in flight to it, so a SIGKILL fails
+ * exactly the parked calls, whatever the timing. Then the server starts again on its port.
+ */
+class McpKills {
+  /** Which run a parked request belongs to, by the call's key. */
+  private readonly owners = new Map<string, string>();
+  private readonly runs: Scenario[];
+
+  constructor(
+    private readonly world: World,
+    batch: Scenario[],
+    private readonly ended: Map<string, boolean>,
+    private readonly counter: { mcpKills: number },
+  ) {
+    this.runs = batch.filter((s) => s.variant.mcp);
+    for (const s of this.runs) for (const id of WRITE_CALL_IDS) this.owners.set(key(s.runId, id), s.workflowId);
+  }
+
+  async poll(gen: Generation): Promise<void> {
+    for (const host of this.world.mcp) {
+      if (host.parked.size === 0) continue;
+      const atMcp = new Set<string>();
+      for (const [k, detail] of host.parked) {
+        const owner = this.owners.get(k);
+        if (!owner) throw new Error(`MCP server ${host.name} parked a call of no run in this batch: ${detail}`);
+        atMcp.add(owner);
+      }
+      const moving = this.runs.some(
+        (s) =>
+          s.mcpServer === host.name && !s.error && !this.ended.get(s.workflowId) && !gen.parked.has(s.workflowId) && !atMcp.has(s.workflowId),
+      );
+      if (moving) continue;
+      await host.restart();
+      this.counter.mcpKills += 1;
+    }
+  }
 }

@@ -14,6 +14,9 @@ export const SWEEP_WORKER_TUNING: Partial<WorkerOptions> = {
   maxConcurrentWorkflowTaskExecutions: 1000,
   maxConcurrentLocalActivityExecutions: 10,
   shutdownGraceTime: '1s',
+  // Heartbeats reach the server every 200 ms, far inside the MCP runs' heartbeat timeout even on a
+  // loaded machine: a live activity must never time out, or the sweep stops being deterministic.
+  maxHeartbeatThrottleInterval: '200ms',
 };
 
 /** Activity pacing for runs under a harness: a dead attempt is noticed in seconds, retried at once. */
@@ -21,3 +24,10 @@ export const SWEEP_TIMEOUTS = { modelMs: 4_000, toolMs: 4_000, turnMs: 4_000, re
 
 /** Workflow-task timeout for runs under a harness: a task whose worker died is handed out again quickly. */
 export const SWEEP_WORKFLOW_TASK_TIMEOUT = '2s';
+
+/**
+ * Activity pacing for runs whose tools are over MCP. A write can wait at the MCP server, parked, until
+ * every other run of its batch is parked too and the harness kills the server; a long start-to-close
+ * timeout lets it wait, and the heartbeat still notices a dead worker within seconds.
+ */
+export const SWEEP_MCP_TIMEOUTS = { ...SWEEP_TIMEOUTS, toolMs: 120_000, heartbeatMs: 4_000 };

@@ -1,6 +1,7 @@
 import type { PointName } from '../common/crash-points';
 import type { Design } from '../workflows/designs';
 import type { RunTimeouts } from '../workflows/types';
+import { SWEEP_MCP_TIMEOUTS } from './tuning';
 
 /** What every run of a variant gets from the sweep. */
 export interface RunBase {
@@ -9,6 +10,8 @@ export interface RunBase {
   task: string;
   trackerUrl: string;
   timeouts: RunTimeouts;
+  /** The MCP server in front of the variant's tracker that this run uses (variants with `mcp`). */
+  mcpServer?: string;
 }
 
 /** One row of the sweep's table: a loop, its tracker, and what the scripted world does to it. */
@@ -23,6 +26,11 @@ export interface Variant {
   input(base: RunBase): unknown;
   /** Each tool call fails once at this point, after the tracker accepted it, as when an MCP server dies mid-call. */
   fault?: PointName;
+  /**
+   * The tools are reached over the world's MCP server for the variant's tracker, which the harness
+   * SIGKILLs once per write, after the tracker accepted it.
+   */
+  mcp?: boolean;
 }
 
 const design = (name: Design, label: string, tracker: Variant['tracker']): Variant => ({
@@ -68,6 +76,22 @@ export const VARIANTS: readonly Variant[] = [
     tracker: 'keyed',
     input: (base) => ({ ...base }),
     fault: 'tracker.accepted',
+  },
+  {
+    name: 'agent-mcp',
+    label: 'agent loop, MCP server killed mid-call',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyed',
+    input: ({ mcpServer, ...base }) => ({ ...base, mcpServers: [mcpServer!], timeouts: SWEEP_MCP_TIMEOUTS }),
+    mcp: true,
+  },
+  {
+    name: 'agent-mcp-keyless-lookup',
+    label: 'agent loop, MCP killed, keyless + lookup',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyless',
+    input: ({ mcpServer, ...base }) => ({ ...base, keyless: true, lookup: true, mcpServers: [mcpServer!], timeouts: SWEEP_MCP_TIMEOUTS }),
+    mcp: true,
   },
   {
     name: 'agent-approval',

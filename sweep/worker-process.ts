@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { NativeConnection } from '@temporalio/worker';
+import { McpToolbox } from '../activities/mcp-toolbox';
 import { runMain } from '../common/cli';
 import { configFromEnv } from '../common/config';
+import { loadMcpConfig } from '../mcp/config';
 import { setCrashHook, type PointName } from '../common/crash-points';
 import { createAgentWorker } from '../workers/create-worker';
 import { LINE_PREFIX, matches, type CrashEvent, type CrashPlan } from './crash-control';
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
     ...config,
     workflowBundle: bundlePath ? { code: readFileSync(bundlePath, 'utf8') } : undefined,
     tuning: SWEEP_WORKER_TUNING,
+    mcp: config.mcpConfig ? new McpToolbox(loadMcpConfig(config.mcpConfig)) : undefined,
   });
   emit({ type: 'ready' });
   await worker.run();

@@ -11,6 +11,7 @@ import { buildModelServer } from '../model/app';
 import { buildTracker } from '../tracker/app';
 import { Store } from '../tracker/store';
 import { WORKFLOW_INTERCEPTORS, WORKFLOWS_PATH } from '../workers/create-worker';
+import { MCP_SHARDS, McpHost, mcpServerName } from './mcp-host';
 
 /** A tracker of the sweep's world. */
 export interface WorldTracker {
@@ -20,11 +21,18 @@ export interface WorldTracker {
 
 /**
  * Everything that outlives the sweep's kills: a Temporal dev server, a keyed and a keyless tracker
- * on SQLite, and the scripted model server. Only workers die.
+ * on SQLite, and the scripted model server. Workers die, and so do the MCP servers in front of each
+ * tracker, which the harness starts again.
  */
 export interface World {
   env: TestWorkflowEnvironment;
   trackers: { keyed: WorldTracker; keyless: WorldTracker };
+  /** The MCP servers, {@link MCP_SHARDS} per tracker, named as {@link mcpServerName} says; started by `startMcp`. */
+  mcp: McpHost[];
+  /** The workers' `MCP_CONFIG` file: no servers until `startMcp`. */
+  mcpConfig: string;
+  /** Starts the MCP servers, once; later calls return at once. */
+  startMcp(): Promise<void>;
   modelUrl: string;
   workflowBundle: string;
   dir: string;
@@ -76,6 +84,18 @@ export async function startWorld(): Promise<World> {
     return { url: await listen(app), store };
   };
   const trackers = { keyed: await tracker(false), keyless: await tracker(true) };
+  const mcp: McpHost[] = [];
+  const mcpConfig = path.join(dir, 'mcp.json');
+  writeFileSync(mcpConfig, JSON.stringify({ mcpServers: {} }));
+  let mcpStarted: Promise<void> | null = null;
+  const startMcp = () =>
+    (mcpStarted ??= (async () => {
+      for (const tracker of ['keyed', 'keyless'] as const) {
+        for (let shard = 0; shard < MCP_SHARDS; shard++) mcp.push(new McpHost(mcpServerName(tracker, shard), trackers[tracker].url, dir));
+      }
+      await Promise.all(mcp.map((h) => h.start()));
+      writeFileSync(mcpConfig, JSON.stringify({ mcpServers: Object.fromEntries(mcp.map((h) => [h.name, { url: h.url }])) }));
+    })());
   const model = buildModelServer();
   apps.push(model);
   const modelUrl = await listen(model);
@@ -90,6 +110,9 @@ export async function startWorld(): Promise<World> {
   return {
     env,
     trackers,
+    mcp,
+    mcpConfig,
+    startMcp,
     modelUrl,
     workflowBundle,
     dir,
@@ -98,6 +121,8 @@ export async function startWorld(): Promise<World> {
       return (res.json() as { calls: number }).calls;
     },
     async close() {
+      await mcpStarted?.catch(() => {});
+      await Promise.all(mcp.map((h) => h.close()));
       for (const app of apps) await app.close();
       for (const store of stores) store.close();
       await env.teardown();

@@ -1,6 +1,7 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import OpenAI from 'openai';
 import { createActivities } from '../activities';
+import type { McpToolbox } from '../activities/mcp-toolbox';
 import { crashPoint, type PointName } from '../common/crash-points';
 
 /** Options of {@link createAgentWorker}. */
@@ -12,6 +13,8 @@ export interface AgentWorkerOptions {
   openaiBaseUrl: string;
   openaiApiKey: string;
   model: string;
+  /** The MCP servers runs may use (see `mcpServers` of the agent's input). Default none. The caller closes it. */
+  mcp?: McpToolbox;
   /** A pre-built workflow bundle (saves a few seconds per worker); default: bundle `workflows/` now. */
   workflowBundle?: { code: string };
   /** Extra worker options, e.g. the crash sweep's cache and concurrency settings. */
@@ -33,7 +36,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue,
     ...code,
-    activities: createActivities({ trackerUrl: options.trackerUrl, openai, model: options.model }),
+    activities: createActivities({ trackerUrl: options.trackerUrl, openai, model: options.model, mcp: options.mcp }),
     sinks: {
       crashPoints: {
         reached: {

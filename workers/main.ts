@@ -1,6 +1,8 @@
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { runMain } from '../common/cli';
+import { McpToolbox } from '../activities/mcp-toolbox';
 import { configFromEnv } from '../common/config';
+import { loadMcpConfig } from '../mcp/config';
 import { createAgentWorker } from './create-worker';
 
 /**
@@ -9,6 +11,8 @@ import { createAgentWorker } from './create-worker';
  */
 async function main(): Promise<void> {
   const config = configFromEnv();
+  // A bad MCP configuration stops the worker before it takes any task.
+  const mcp = config.mcpConfig ? new McpToolbox(loadMcpConfig(config.mcpConfig)) : undefined;
   // The SDK's INFO lines (bundling, state changes) bury the worker's own; WORKER_LOG_LEVEL=INFO brings them back.
   Runtime.install({ logger: new DefaultLogger((process.env.WORKER_LOG_LEVEL ?? 'WARN') as 'WARN') });
   let connection: NativeConnection;
@@ -18,15 +22,17 @@ async function main(): Promise<void> {
     throw new Error(`cannot reach Temporal at ${config.temporalAddress} (set TEMPORAL_ADDRESS): ${(err as Error).message}`);
   }
   try {
-    const worker = await createAgentWorker({ connection, ...config });
+    const worker = await createAgentWorker({ connection, ...config, mcp });
+    const servers = mcp ? `, MCP servers ${Object.keys(mcp.config.mcpServers).join(', ') || 'none'}` : '';
     console.log(
       `worker serving task queue ${config.taskQueue} on ${config.temporalAddress} ` +
-        `(tracker ${config.trackerUrl}, model ${config.model} at ${config.openaiBaseUrl})`,
+        `(tracker ${config.trackerUrl}, model ${config.model} at ${config.openaiBaseUrl}${servers})`,
     );
     // Worker.run() installs the SDK's own SIGINT/SIGTERM handling: stop polling, drain, then resolve.
     await worker.run();
     console.log('worker stopped');
   } finally {
+    await mcp?.close();
     await connection.close();
   }
 }

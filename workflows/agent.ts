@@ -4,7 +4,7 @@ import { personQuestions } from './questions';
 import { approveSignal, pendingQuery, type ApproveSignal } from './signals';
 import { attemptTool, type Attempt } from './outcome';
 import { crashPoints } from './sinks';
-import { toolsForModel, toolSpec, type ToolSpec } from './tools';
+import { TOOL_SPECS, toolsForModel, toolSpec, type ToolSpec } from './tools';
 import type { AgentInput, AgentResult, CallRecord, ChatMessage, OpenItem, Rung, ToolCall } from './types';
 
 const DAY_MS = 86_400_000;
@@ -24,6 +24,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     modelMs: input.timeouts?.modelMs ?? 60_000,
     toolMs: input.timeouts?.toolMs ?? 30_000,
     retryInitialMs: input.timeouts?.retryInitialMs ?? 1_000,
+    heartbeatMs: input.timeouts?.heartbeatMs,
   };
   /** Exponential backoff; `maximumAttempts` unset means no limit. */
   const retry = (maximumAttempts?: number) => ({
@@ -36,11 +37,13 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     startToCloseTimeout: timeouts.modelMs,
     retry: retry(), // a model call changes nothing; only its cost repeats
   });
+  const toolTimeouts = { startToCloseTimeout: timeouts.toolMs, heartbeatTimeout: timeouts.heartbeatMs };
   // A harmless repeat is left to Temporal's retries, a bounded number of them; then the ladder goes on.
-  const repeatable = proxyActivities<AgentActivities>({ startToCloseTimeout: timeouts.toolMs, retry: retry(10) });
+  const repeatable = proxyActivities<AgentActivities>({ ...toolTimeouts, retry: retry(10) });
   // A call that must not run twice gets exactly one attempt; an unknown outcome goes to the ladder.
-  const once = proxyActivities<AgentActivities>({ startToCloseTimeout: timeouts.toolMs, retry: retry(1) });
-  const { lookupCall } = proxyActivities<AgentActivities>({ startToCloseTimeout: timeouts.toolMs, retry: retry(5) });
+  const once = proxyActivities<AgentActivities>({ ...toolTimeouts, retry: retry(1) });
+  const { lookupCall } = proxyActivities<AgentActivities>({ ...toolTimeouts, retry: retry(5) });
+  const { listTools } = proxyActivities<AgentActivities>({ ...toolTimeouts, retry: retry(3) });
 
   const approvalTools = new Set(input.approve ?? []);
   const useLookup = input.lookup ?? true;
@@ -80,6 +83,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
         repo: input.repo,
         sendKey: spec.sendsKey,
         trackerUrl: input.trackerUrl,
+        server: spec.server,
       }),
     );
     if (outcome.kind === 'ok') record.attempts += outcome.response.attempt - 1;
@@ -116,10 +120,13 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
           runId: input.runId,
           callId: record.callId,
           tool: spec.name,
-          args,
+          // Over MCP the lookup tool gets the call's tool and key, and the run's repo if it takes one.
+          args: spec.server ? (spec.takesRepo ? { repo: input.repo } : {}) : args,
           repo: input.repo,
           sendKey: spec.sendsKey && keyed,
           trackerUrl: input.trackerUrl,
+          server: spec.server,
+          lookupTool: spec.lookupTool,
         }).catch(() => null); // the receiver cannot tell: on to a person
         if (found) {
           rung = 'lookup';
@@ -146,8 +153,8 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   }
 
   /** One tool call of a reply: approval if needed, then settle it. */
-  async function runCall(call: ToolCall): Promise<string> {
-    const spec = toolSpec(call.function.name);
+  async function runCall(call: ToolCall, specs: readonly ToolSpec[]): Promise<string> {
+    const spec = toolSpec(call.function.name, specs);
     let args: Record<string, unknown>;
     try {
       args = JSON.parse(call.function.arguments) as Record<string, unknown>;
@@ -164,6 +171,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
       record.status = 'failed';
       return (record.result = JSON.stringify({ error: 'arguments must be a JSON object' }));
     }
+    if (spec.takesRepo) args = { ...args, repo: input.repo };
 
     if (spec.needsApproval || approvalTools.has(spec.name)) {
       record.status = 'waiting-approval';
@@ -186,10 +194,20 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     { role: 'system', content: SYSTEM_PROMPT },
     { role: 'user', content: input.task },
   ];
+  // The tools of the run's MCP servers are listed once, into history, so a replay sees the same ones.
+  let specs: readonly ToolSpec[] = TOOL_SPECS;
+  if (input.mcpServers?.length) {
+    const servers = input.mcpServers;
+    specs = await listTools({ servers }).catch((err: Error) => {
+      const why = (err.cause as Error | undefined)?.message ?? err.message;
+      throw ApplicationFailure.nonRetryable(`cannot list the tools of MCP servers ${servers.join(', ')}: ${why}`, 'NoTools');
+    });
+  }
+  const tools = toolsForModel(specs);
   const maxTurns = input.maxTurns ?? 10;
   for (let turn = 1; turn <= maxTurns; turn++) {
     // The reply, call ids included, is in history once this returns, before any of its tools run.
-    const reply = await callModel({ runId: input.runId, model: input.model, messages, tools: toolsForModel() });
+    const reply = await callModel({ runId: input.runId, model: input.model, messages, tools });
     messages.push(reply);
     if (!reply.tool_calls?.length) {
       return {
@@ -203,7 +221,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
       };
     }
     for (const call of reply.tool_calls) {
-      const content = await runCall(call);
+      const content = await runCall(call, specs);
       messages.push({ role: 'tool', tool_call_id: call.id, content });
     }
   }

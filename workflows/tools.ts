@@ -22,6 +22,12 @@ export interface ToolSpec {
   lookup: boolean;
   /** Waits for a person's approval before it runs, whatever the run's settings say. */
   needsApproval: boolean;
+  /** The MCP server (its name in the worker's configuration) that serves the tool; unset for the built-in tracker tools. */
+  server?: string;
+  /** The server's tool that answers whether a call of this one happened (the lookup rung over MCP). */
+  lookupTool?: string;
+  /** Takes a `repo` argument, which the run fills in with its own; the model does not see it. */
+  takesRepo?: boolean;
 }
 
 /** The tracker's tools. */
@@ -74,14 +80,16 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
   },
 ];
 
-/** The spec of `name`, or `undefined` for a tool the registry does not know. */
-export function toolSpec(name: string): ToolSpec | undefined {
-  return TOOL_SPECS.find((t) => t.name === name);
+/** The spec of `name` among `specs` (default the built-in tools), or `undefined` for a tool they do not have. */
+export function toolSpec(name: string, specs: readonly ToolSpec[] = TOOL_SPECS): ToolSpec | undefined {
+  return specs.find((t) => t.name === name);
 }
 
-/** The tools in the OpenAI `tools` request format. */
-export function toolsForModel(): Array<{ type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }> {
-  return TOOL_SPECS.map((t) => ({
+/** The tools in the OpenAI `tools` request format. Default: the built-in tracker tools. */
+export function toolsForModel(
+  specs: readonly ToolSpec[] = TOOL_SPECS,
+): Array<{ type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }> {
+  return specs.map((t) => ({
     type: 'function',
     function: { name: t.name, description: t.description, parameters: t.parameters },
   }));

@@ -25,6 +25,11 @@ export interface RunTimeouts {
   turnMs?: number;
   /** First retry delay of a retried activity; later ones double up to 10x. Default 1 s. */
   retryInitialMs?: number;
+  /**
+   * Heartbeat timeout of tool calls and lookups: a worker that died mid-call is noticed after this
+   * long, however long `toolMs` allows a call to run (long MCP tools). Default none: only `toolMs`.
+   */
+  heartbeatMs?: number;
 }
 
 /** Input of one agent run. */
@@ -51,6 +56,12 @@ export interface AgentInput {
   trackerUrl?: string;
   /** How long the tracker keeps a key; a key older than this no longer makes a repeat harmless. Default 24 h. */
   keyRetentionMs?: number;
+  /**
+   * MCP servers, by their names in the worker's MCP configuration, whose tools the run uses instead
+   * of the built-in tracker tools. Their tools are listed once, at the start, into history. A tool
+   * whose schema has a `repo` argument gets the run's `repo`. Default none: the built-in tools.
+   */
+  mcpServers?: string[];
   /** Give up after this many model replies. Default 10. */
   maxTurns?: number;
   timeouts?: RunTimeouts;
@@ -128,9 +139,18 @@ export interface ToolRequest {
   tool: string;
   args: Record<string, unknown>;
   repo: string;
-  /** Send the call's key in the `Idempotency-Key` header. */
+  /** Send the call's key in the `Idempotency-Key` header (built-in tools; an MCP call always carries it in `_meta`). */
   sendKey: boolean;
   trackerUrl?: string;
+  /** The MCP server that serves the tool; unset for the built-in tracker tools. */
+  server?: string;
+  /** For a lookup over MCP: the server's tool that answers whether the call happened. */
+  lookupTool?: string;
+}
+
+/** Input of the activity that lists the tools of a run's MCP servers. */
+export interface ListToolsRequest {
+  servers: string[];
 }
 
 /** A tool activity's result. */

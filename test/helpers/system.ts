@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Worker } from '@temporalio/worker';
+import type { McpToolbox } from '../../activities/mcp-toolbox';
 import { LINE_PREFIX, parseEventLine, type CrashEvent, type CrashPlan } from '../../sweep/crash-control';
 import { startWorld, type World } from '../../sweep/world';
 import { createAgentWorker } from '../../workers/create-worker';
@@ -21,8 +22,9 @@ export function modelCalls(system: System, runId: string): Promise<number> {
 }
 
 /** An in-process worker on `taskQueue`, for tests that do not kill it. */
-export async function inProcessWorker(system: System, taskQueue: string): Promise<Worker> {
+export async function inProcessWorker(system: System, taskQueue: string, mcp?: McpToolbox): Promise<Worker> {
   return createAgentWorker({
+    mcp,
     connection: system.env.nativeConnection,
     taskQueue,
     trackerUrl: system.trackers.keyed.url,
@@ -40,8 +42,9 @@ export interface WorkerChild extends Child {
 }
 
 /** Starts `sweep/worker-process.ts` as a child process; `plan` parks the named workflows. */
-export function startWorkerChild(system: System, taskQueue: string, plan?: CrashPlan): WorkerChild {
+export function startWorkerChild(system: System, taskQueue: string, plan?: CrashPlan, extraEnv: NodeJS.ProcessEnv = {}): WorkerChild {
   const env: NodeJS.ProcessEnv = {
+    ...extraEnv,
     TEMPORAL_ADDRESS: system.env.address,
     TASK_QUEUE: taskQueue,
     TRACKER_URL: system.trackers.keyed.url,

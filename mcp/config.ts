@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Which MCP servers a worker may reach, in the JSON shape other MCP clients use
+ * (`{"mcpServers": {"name": {...}}}`): `command`/`args`/`env`/`cwd` to start a server over stdio,
+ * or `url`/`headers` for one that speaks Streamable HTTP.
+ */
+export interface McpConfig {
+  mcpServers: Record<string, McpServerConfig>;
+}
+
+/** A server the worker starts and talks to over its stdin and stdout. */
+export interface StdioServerConfig {
+  command: string;
+  /** Default none. */
+  args?: string[];
+  /** Added to a small safe set the SDK passes on (PATH, HOME…). Default none. */
+  env?: Record<string, string>;
+  /** Resolved against the configuration file's folder. Default the worker's working folder. */
+  cwd?: string;
+}
+
+/** A server reached over Streamable HTTP. */
+export interface HttpServerConfig {
+  url: string;
+  /** Sent with every request (e.g. `Authorization`). Default none. */
+  headers?: Record<string, string>;
+}
+
+export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+
+/** Thrown when an MCP configuration cannot be read or does not have the expected shape. */
+export class McpConfigError extends Error {
+  constructor(
+    readonly source: string,
+    message: string,
+  ) {
+    super(`${source}: ${message}`);
+    this.name = 'McpConfigError';
+  }
+}
+
+const stringMap = z.record(z.string(), z.string());
+const stdioSchema = z
+  .object({
+    type: z.literal('stdio').optional(),
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    env: stringMap.optional(),
+    cwd: z.string().optional(),
+  })
+  .strict();
+const httpSchema = z
+  .object({
+    type: z.enum(['http', 'streamable-http']).optional(),
+    url: z.string().url(),
+    headers: stringMap.optional(),
+  })
+  .strict();
+const configSchema = z
+  .object({ mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'a server name may hold letters, digits, _ . -'), z.unknown()) })
+  .passthrough();
+
+/** `isStdio(server)`: whether the worker starts this server itself. */
+export function isStdio(server: McpServerConfig): server is StdioServerConfig {
+  return 'command' in server;
+}
+
+/**
+ * Parses an MCP configuration. `source` names it in errors; a relative `cwd` is resolved against
+ * `baseDir` (default the process's working folder).
+ */
+export function parseMcpConfig(text: string, source: string, baseDir = process.cwd()): McpConfig {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new McpConfigError(source, `not JSON: ${(err as Error).message}`);
+  }
+  const top = configSchema.safeParse(json);
+  if (!top.success) throw new McpConfigError(source, describe(top.error, ''));
+  const servers: Record<string, McpServerConfig> = {};
+  for (const [name, raw] of Object.entries(top.data.mcpServers)) {
+    const where = `mcpServers.${name}`;
+    if (typeof raw !== 'object' || raw === null) throw new McpConfigError(source, `${where} must be an object`);
+    const kind = (raw as { type?: unknown }).type;
+    if (kind === 'sse') {
+      throw new McpConfigError(source, `${where}: the SSE transport is not supported; use the server's Streamable HTTP endpoint`);
+    }
+    if ('command' in raw && 'url' in raw) throw new McpConfigError(source, `${where} has both command and url; give one`);
+    if ('command' in raw) {
+      const parsed = stdioSchema.safeParse(raw);
+      if (!parsed.success) throw new McpConfigError(source, describe(parsed.error, where));
+      const { type: _type, ...server } = parsed.data;
+      servers[name] = server.cwd ? { ...server, cwd: path.resolve(baseDir, server.cwd) } : server;
+    } else if ('url' in raw) {
+      const parsed = httpSchema.safeParse(raw);
+      if (!parsed.success) throw new McpConfigError(source, describe(parsed.error, where));
+      const { type: _type, ...server } = parsed.data;
+      servers[name] = server;
+    } else {
+      throw new McpConfigError(source, `${where} needs a command (stdio) or a url (Streamable HTTP)`);
+    }
+  }
+  return { mcpServers: servers };
+}
+
+/** Reads and parses an MCP configuration file. */
+export function loadMcpConfig(file: string): McpConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new McpConfigError(file, `cannot read it: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  return parseMcpConfig(text, file, path.dirname(path.resolve(file)));
+}
+
+function describe(error: z.ZodError, prefix: string): string {
+  return error.issues
+    .map((issue) => {
+      const at = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+      return at ? `${at}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}

@@ -1,0 +1,41 @@
+/**
+ * What this project's MCP client and servers agree on beyond the MCP specification. A server that
+ * knows none of it still works: its tools are then treated as effectful and unkeyed.
+ */
+
+/** `_meta` field of a `tools/call` request carrying the call's idempotency key. The client always sends it. */
+export const KEY_META = 'idempotency-key';
+
+/**
+ * `_meta` field of a tool definition (in `tools/list`) saying how the server settles repeats:
+ * `keyed: true` when the server honours the key in {@link KEY_META} (a repeat with the same key acts
+ * once); `lookup: "<tool>"` names a read-only tool that answers whether a call with a given key happened.
+ */
+export const TOOL_META = 'idempotency';
+
+/** The value of {@link TOOL_META}. */
+export interface ToolIdempotency {
+  keyed?: boolean;
+  lookup?: string;
+}
+
+/** Arguments of a lookup tool. The run's `repo` is added when the tool's schema has one. */
+export interface LookupArgs {
+  /** The tool whose call is in doubt. */
+  tool: string;
+  key: string;
+}
+
+/** A lookup tool's answer, as JSON text. */
+export interface LookupResult {
+  happened: boolean;
+  /** What the call returned, when it happened. */
+  result?: string;
+}
+
+/**
+ * `_meta` field of an error result: `"unknown"` when the tool may have acted before it failed (its
+ * receiver went away mid-request), so the client must not read the error as "nothing happened".
+ * An error result without it means the tool did nothing.
+ */
+export const OUTCOME_META = 'outcome';

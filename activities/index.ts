@@ -36,7 +36,8 @@ function where(detail: string) {
 
 /**
  * Heartbeats while `work` runs, if the activity has a heartbeat timeout: a long MCP call on a live
- * worker goes on, while one on a worker that died is retried after the heartbeat timeout.
+ * worker goes on, while one on a worker that died is retried after the heartbeat timeout. It wraps
+ * the whole activity, crash points included: an activity parked by a harness is alive until its kill.
  */
 async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
   const ctx = Context.current();
@@ -63,10 +64,12 @@ export function createActivities(config: ActivityConfig) {
   return {
     /** The tools of the run's MCP servers, with what the ladder needs to know of each, into history. */
     async listTools(req: ListToolsRequest): Promise<ToolSpec[]> {
-      const specs = await heartbeating(() => toolbox().listTools(req.servers, callTimeout()));
-      // The servers' names stay out of the point's detail: it names the step, whichever servers a run uses.
-      await crashPoint('tools.listed', where(`${req.servers.length} server${req.servers.length === 1 ? '' : 's'}`));
-      return specs;
+      return heartbeating(async () => {
+        const specs = await toolbox().listTools(req.servers, callTimeout());
+        // The servers' names stay out of the point's detail: it names the step, whichever servers a run uses.
+        await crashPoint('tools.listed', where(`${req.servers.length} server${req.servers.length === 1 ? '' : 's'}`));
+        return specs;
+      });
     },
 
     /** One model call. Its reply goes into history, tool-call ids included, before any tool runs. */
@@ -79,13 +82,12 @@ export function createActivities(config: ActivityConfig) {
     },
 
     /** One tool call, carrying `key(runId, callId)`. */
-    async runTool(req: ToolRequest): Promise<ToolResponse> {
+    runTool: (req: ToolRequest): Promise<ToolResponse> => heartbeating(async () => {
       const detail = `${req.tool} ${req.callId}`;
       const callKey = key(req.runId, req.callId);
       const signal = Context.current().cancellationSignal;
       await crashPoint('tool.started', where(detail));
-      const result = await heartbeating(() =>
-        req.server
+      const result = await (req.server
           ? toolbox().callTool(req.server, req.tool, req.args, {
               key: callKey,
               timeoutMs: callTimeout(),
@@ -99,11 +101,10 @@ export function createActivities(config: ActivityConfig) {
               sendKey: req.sendKey,
               signal,
               onReply: () => crashPoint('tracker.accepted', where(detail)),
-            }),
-      );
+            }));
       await crashPoint('tool.returned', where(detail));
       return { output: result.output, replayed: result.replayed, attempt: Context.current().info.attempt };
-    },
+    }),
 
     /**
      * A whole turn in one activity, for the sweep's "save once per turn" design: the model call and
@@ -133,13 +134,12 @@ export function createActivities(config: ActivityConfig) {
     },
 
     /** Asks the receiver whether a call whose outcome is unknown happened. */
-    async lookupCall(req: ToolRequest): Promise<LookupResponse> {
+    lookupCall: (req: ToolRequest): Promise<LookupResponse> => heartbeating(async () => {
       const detail = `${req.tool} ${req.callId}`;
       const callKey = key(req.runId, req.callId);
       const signal = Context.current().cancellationSignal;
       await crashPoint('lookup.started', where(detail));
-      const answer = await heartbeating(() =>
-        req.server && req.lookupTool
+      const answer = await (req.server && req.lookupTool
           ? toolbox().lookup(req.server, req.lookupTool, { ...req.args, tool: req.tool, key: callKey }, {
               key: key(req.runId, `${req.callId}#lookup`),
               timeoutMs: callTimeout(),
@@ -151,11 +151,10 @@ export function createActivities(config: ActivityConfig) {
               key: callKey,
               byKey: req.sendKey,
               signal,
-            }),
-      );
+            }));
       await crashPoint('lookup.returned', where(detail));
       return answer;
-    },
+    }),
   };
 }
 

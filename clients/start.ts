@@ -6,7 +6,7 @@ import type { AgentInput } from '../workflows/types';
 import { withClient } from './connect';
 
 const USAGE =
-  'npm run start -- --task TEXT [--repo NAME] [--keyless] [--no-lookup] [--approve TOOL,...] [--wait]';
+  'npm run start -- --task TEXT [--repo NAME] [--keyless] [--no-lookup] [--approve TOOL,...] [--mcp SERVER,...] [--wait]';
 
 /**
  * `npm run start`: starts one agent run with a fresh run id and prints its workflow id; with
@@ -21,15 +21,19 @@ async function main(): Promise<void> {
       keyless: { type: 'boolean', default: false },
       'no-lookup': { type: 'boolean', default: false },
       approve: { type: 'string', default: '' },
+      mcp: { type: 'string', default: '' },
       wait: { type: 'boolean', default: false },
     },
     USAGE,
   );
   if (!values.task) throw new UsageError('--task is required: what the agent should do', USAGE);
-  const approve = values.approve!.split(',').map((t) => t.trim()).filter(Boolean);
+  const list = (text: string) => text.split(',').map((t) => t.trim()).filter(Boolean);
+  const approve = list(values.approve!);
+  const mcpServers = list(values.mcp!);
   const known = TOOL_SPECS.map((t) => t.name);
   const unknown = approve.filter((t) => !known.includes(t));
-  if (unknown.length > 0) {
+  // The tools of MCP servers are known only to the worker, so their names are not checked here.
+  if (unknown.length > 0 && mcpServers.length === 0) {
     throw new UsageError(`unknown tool ${unknown.join(', ')} in --approve (tools: ${known.join(', ')})`, USAGE);
   }
 
@@ -42,6 +46,7 @@ async function main(): Promise<void> {
     keyless: values.keyless,
     lookup: !values['no-lookup'],
     approve,
+    ...(mcpServers.length > 0 ? { mcpServers } : {}),
   };
   await withClient(async ({ client, taskQueue }) => {
     const handle = await client.workflow.start<typeof agentWorkflow>('agentWorkflow', {

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   console.log(formatTable(report.rows));
   const total = report.scenarios.length;
   console.error(
-    `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations, ${report.mcpKills} MCP server kills`,
+    `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations, ${report.mcpKills} MCP server kills cutting off ${report.mcpWrites} writes`,
   );
   if (values.json) {
     const scenarios = report.scenarios.map((s) => ({

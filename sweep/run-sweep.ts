@@ -25,6 +25,8 @@ export interface SweepReport {
   generations: number;
   /** Times an MCP server was SIGKILLed with calls parked in it. */
   mcpKills: number;
+  /** Writes those kills cut off after the tracker had accepted them. */
+  mcpWrites: number;
   seconds: number;
 }
 
@@ -64,7 +66,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   const world = await startWorld();
   try {
     const person = new ScriptedPerson(world.env.client);
-    const counter = { generations: 0, mcpKills: 0 };
+    const counter = { generations: 0, mcpKills: 0, mcpWrites: 0 };
     const run = (scenarios: Scenario[], phase: string) => runScenarios(scenarios, { world, person, batchSize, progress, counter }, phase);
 
     const cleans = options.variants.map((v) => newScenario(v, 'clean', 'run', [], []));
@@ -106,6 +108,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       points,
       generations: counter.generations,
       mcpKills: counter.mcpKills,
+      mcpWrites: counter.mcpWrites,
       seconds: (Date.now() - started) / 1000,
     };
   } finally {

@@ -62,8 +62,8 @@ export interface RunOptions {
   batchSize: number;
   /** Called with a line of progress now and then. */
   progress: (line: string) => void;
-  /** Counts generations, for the label of plan files, and MCP server kills. */
-  counter: { generations: number; mcpKills: number };
+  /** Counts generations (for the label of plan files), MCP server kills and the writes they cut off. */
+  counter: { generations: number; mcpKills: number; mcpWrites: number };
 }
 
 let scenarioCounter = 0;
@@ -255,7 +255,7 @@ class McpKills {
     private readonly world: World,
     batch: Scenario[],
     private readonly ended: Map<string, boolean>,
-    private readonly counter: { mcpKills: number },
+    private readonly counter: { mcpKills: number; mcpWrites: number },
   ) {
     this.runs = batch.filter((s) => s.variant.mcp);
     for (const s of this.runs) for (const id of WRITE_CALL_IDS) this.owners.set(key(s.runId, id), s.workflowId);
@@ -275,6 +275,7 @@ class McpKills {
           s.mcpServer === host.name && !s.error && !this.ended.get(s.workflowId) && !gen.parked.has(s.workflowId) && !atMcp.has(s.workflowId),
       );
       if (moving) continue;
+      this.counter.mcpWrites += host.parked.size;
       await host.restart();
       this.counter.mcpKills += 1;
     }

@@ -7,7 +7,7 @@ import { runSweep, type SweepReport } from '../sweep/run-sweep';
 import { selectVariants } from '../sweep/variants';
 import { ROOT } from './helpers/processes';
 
-// The whole sweep, every variant killed once and twice (about 6 minutes on 2 cores).
+// The whole sweep, every variant killed once and twice (about 11 minutes on 2 cores).
 const golden = readFileSync(path.join(ROOT, 'testdata', 'sweep.txt'), 'utf8').trimEnd();
 let report: SweepReport;
 let rows: Record<string, Row>;
@@ -33,15 +33,22 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
   });
 
   test('no duplicate in any keyed design nor in any run of the agent loop', () => {
-    for (const name of ['keys', 'keys-markers', 'agent', 'agent-keyless-lookup', 'agent-keyless', 'agent-mid-call', 'agent-approval']) {
+    for (const name of ['keys', 'keys-markers', 'agent', 'agent-keyless-lookup', 'agent-keyless', 'agent-mid-call', 'agent-mcp', 'agent-mcp-keyless-lookup', 'agent-approval']) {
       expect([name, rows[name].dups, rows[name].withDups]).toEqual([name, 0, 0]);
     }
   });
 
   test('no question to a person with keys and markers, in the keyed agent loop, nor where the receiver can be searched', () => {
-    for (const name of ['keys-markers', 'agent', 'agent-mid-call', 'agent-approval', 'agent-keyless-lookup']) {
+    for (const name of ['keys-markers', 'agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-keyless-lookup', 'agent-mcp-keyless-lookup']) {
       expect([name, rows[name].asks]).toEqual([name, 0]);
     }
+  });
+
+  test('the MCP servers really were killed mid-call: once per write of every MCP run', () => {
+    const mcpRuns = report.scenarios.filter((s) => s.variant.mcp).length + 2; // and the two clean runs
+    expect(report.mcpKills).toBeGreaterThan(0);
+    // Each kill fails every call parked at its server; every run had its three writes parked once.
+    expect(report.mcpWrites).toBe(mcpRuns * 3);
   });
 
   test('the two simplest designs do duplicate, and markers without keys do ask', () => {

@@ -43,7 +43,8 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   // A call that must not run twice gets exactly one attempt; an unknown outcome goes to the ladder.
   const once = proxyActivities<AgentActivities>({ ...toolTimeouts, retry: retry(1) });
   const { lookupCall } = proxyActivities<AgentActivities>({ ...toolTimeouts, retry: retry(5) });
-  const { listTools } = proxyActivities<AgentActivities>({ ...toolTimeouts, retry: retry(3) });
+  // Listing changes nothing; a server that cannot be reached fails it without retry.
+  const { listTools } = proxyActivities<AgentActivities>({ ...toolTimeouts, retry: retry(10) });
 
   const approvalTools = new Set(input.approve ?? []);
   const useLookup = input.lookup ?? true;

@@ -48,12 +48,16 @@ describe.each(Object.keys(transports) as Array<keyof typeof transports>)('MCP tr
   }, 60_000);
   afterAll(() => client?.close());
 
-  test('lists the three tools with annotations that say which are safe to repeat', async () => {
+  test('lists the three tools and the lookup tool, with annotations that say which are safe to repeat', async () => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
-    expect(Object.keys(byName).sort()).toEqual(['comment_on_issue', 'create_issue', 'search_issues']);
+    expect(Object.keys(byName).sort()).toEqual(['comment_on_issue', 'create_issue', 'lookup_call', 'search_issues']);
     expect(byName.create_issue).toMatchObject({ readOnlyHint: false, idempotentHint: false });
     expect(byName.search_issues).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+    expect(byName.lookup_call).toMatchObject({ readOnlyHint: true });
+    // The writes say the server honours keys and which tool answers "did it happen?".
+    const create = tools.find((t) => t.name === 'create_issue')!;
+    expect(create._meta).toEqual({ idempotency: { keyed: true, lookup: 'lookup_call' } });
   });
 
   test('the key in _meta reaches the tracker as Idempotency-Key: a repeat creates nothing new', async () => {

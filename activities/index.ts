@@ -81,30 +81,31 @@ export function createActivities(config: ActivityConfig) {
       return reply;
     },
 
-    /** One tool call, carrying `key(runId, callId)`. */
-    runTool: (req: ToolRequest): Promise<ToolResponse> => heartbeating(async () => {
-      const detail = `${req.tool} ${req.callId}`;
-      const callKey = key(req.runId, req.callId);
-      const signal = Context.current().cancellationSignal;
-      await crashPoint('tool.started', where(detail));
-      const result = await (req.server
-          ? toolbox().callTool(req.server, req.tool, req.args, {
+    /** One tool call, carrying `key(runId, callId)`: to the tracker itself, or through an MCP server. */
+    runTool: (req: ToolRequest): Promise<ToolResponse> =>
+      heartbeating(async () => {
+        const detail = `${req.tool} ${req.callId}`;
+        const callKey = key(req.runId, req.callId);
+        const signal = Context.current().cancellationSignal;
+        await crashPoint('tool.started', where(detail));
+        const result = req.server
+          ? await toolbox().callTool(req.server, req.tool, req.args, {
               key: callKey,
               timeoutMs: callTimeout(),
               signal,
               retrying: Context.current().info.attempt > 1,
             })
-          : callTrackerTool(req.tool, req.args, {
+          : await callTrackerTool(req.tool, req.args, {
               trackerUrl: req.trackerUrl ?? config.trackerUrl,
               repo: req.repo,
               key: callKey,
               sendKey: req.sendKey,
               signal,
               onReply: () => crashPoint('tracker.accepted', where(detail)),
-            }));
-      await crashPoint('tool.returned', where(detail));
-      return { output: result.output, replayed: result.replayed, attempt: Context.current().info.attempt };
-    }),
+            });
+        await crashPoint('tool.returned', where(detail));
+        return { output: result.output, replayed: result.replayed, attempt: Context.current().info.attempt };
+      }),
 
     /**
      * A whole turn in one activity, for the sweep's "save once per turn" design: the model call and
@@ -133,28 +134,30 @@ export function createActivities(config: ActivityConfig) {
       return { messages, answer: reply.tool_calls?.length ? null : reply.content ?? '' };
     },
 
-    /** Asks the receiver whether a call whose outcome is unknown happened. */
-    lookupCall: (req: ToolRequest): Promise<LookupResponse> => heartbeating(async () => {
-      const detail = `${req.tool} ${req.callId}`;
-      const callKey = key(req.runId, req.callId);
-      const signal = Context.current().cancellationSignal;
-      await crashPoint('lookup.started', where(detail));
-      const answer = await (req.server && req.lookupTool
-          ? toolbox().lookup(req.server, req.lookupTool, { ...req.args, tool: req.tool, key: callKey }, {
-              key: key(req.runId, `${req.callId}#lookup`),
-              timeoutMs: callTimeout(),
-              signal,
-            })
-          : lookupTrackerCall(req.tool, {
-              trackerUrl: req.trackerUrl ?? config.trackerUrl,
-              repo: req.repo,
-              key: callKey,
-              byKey: req.sendKey,
-              signal,
-            }));
-      await crashPoint('lookup.returned', where(detail));
-      return answer;
-    }),
+    /** Asks the receiver whether a call whose outcome is unknown happened: the tracker, or the MCP server's lookup tool. */
+    lookupCall: (req: ToolRequest): Promise<LookupResponse> =>
+      heartbeating(async () => {
+        const detail = `${req.tool} ${req.callId}`;
+        const callKey = key(req.runId, req.callId);
+        const signal = Context.current().cancellationSignal;
+        await crashPoint('lookup.started', where(detail));
+        const answer =
+          req.server && req.lookupTool
+            ? await toolbox().lookup(req.server, req.lookupTool, { ...req.args, tool: req.tool, key: callKey }, {
+                key: key(req.runId, `${req.callId}#lookup`),
+                timeoutMs: callTimeout(),
+                signal,
+              })
+            : await lookupTrackerCall(req.tool, {
+                trackerUrl: req.trackerUrl ?? config.trackerUrl,
+                repo: req.repo,
+                key: callKey,
+                byKey: req.sendKey,
+                signal,
+              });
+        await crashPoint('lookup.returned', where(detail));
+        return answer;
+      }),
   };
 }
 

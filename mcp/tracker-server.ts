@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ReceiverUnavailableError } from '../activities/errors';
 import { callTrackerTool, lookupTrackerCall } from '../activities/tracker-tools';
 import { crashPoint } from '../common/crash-points';
+import { TOOL_SPECS } from '../workflows/tools';
 import { KEY_META, OUTCOME_META, TOOL_META, type LookupResult, type ToolIdempotency } from './conventions';
 
 export { KEY_META };
@@ -78,35 +79,24 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
   type Handler = (args: Record<string, unknown>, extra: { _meta?: Record<string, unknown> }) => Promise<ToolResult>;
   const register = server.registerTool.bind(server) as unknown as (name: string, config: object, handler: Handler) => void;
 
-  register(
-    'create_issue',
-    {
-      description: 'File a new issue in the tracker. Returns the issue with its number.',
-      inputSchema: { title: z.string().min(1), body: z.string(), labels: z.array(z.string()).optional(), repo: repoArg },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-      _meta: effectful,
-    },
-    (args, extra) => run('create_issue', args, extra._meta),
-  );
-  register(
-    'comment_on_issue',
-    {
-      description: 'Add a comment to an existing issue, by its number.',
-      inputSchema: { number: z.number().int().positive(), body: z.string().min(1), repo: repoArg },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-      _meta: effectful,
-    },
-    (args, extra) => run('comment_on_issue', args, extra._meta),
-  );
-  register(
-    'search_issues',
-    {
-      description: 'Find issues whose title, body or comments contain the query text.',
-      inputSchema: { query: z.string(), repo: repoArg },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
-    },
-    (args, extra) => run('search_issues', args, extra._meta),
-  );
+  // The built-in tools' descriptions and repeat-safety, as the agent itself knows them, with zod input schemas.
+  const inputs: Record<string, Record<string, z.ZodTypeAny>> = {
+    create_issue: { title: z.string().min(1), body: z.string(), labels: z.array(z.string()).optional() },
+    comment_on_issue: { number: z.number().int().positive(), body: z.string().min(1) },
+    search_issues: { query: z.string() },
+  };
+  for (const spec of TOOL_SPECS) {
+    register(
+      spec.name,
+      {
+        description: spec.description,
+        inputSchema: { ...inputs[spec.name], repo: repoArg },
+        annotations: { readOnlyHint: spec.readOnly, idempotentHint: spec.idempotent, destructiveHint: false, openWorldHint: true },
+        ...(spec.sendsKey ? { _meta: effectful } : {}),
+      },
+      (args, extra) => run(spec.name, args, extra._meta),
+    );
+  }
   register(
     'lookup_call',
     {

@@ -8,18 +8,8 @@ import type { McpCrashPlan } from './mcp-process';
 
 const ROOT = path.resolve(__dirname, '..');
 
-/**
- * How many MCP servers the sweep runs in front of each tracker. Runs are dealt out among them, and a
- * server is killed once every run that uses it is parked. More servers mean fewer runs to wait for
- * but more kills, each a new process; on a 2-core machine one each was fastest (4 each: 233 s for the
- * two MCP variants, against 193 s).
- */
-export const MCP_SHARDS = 1;
-
-/** The name, in the workers' MCP configuration, of one of the sweep's MCP servers. */
-export function mcpServerName(tracker: 'keyed' | 'keyless', shard: number): string {
-  return `tracker-${tracker}-${shard}`;
-}
+/** The names of the sweep's two MCP servers, one per tracker, in the workers' MCP configuration. */
+export const MCP_SERVER_NAMES = { keyed: 'tracker-keyed', keyless: 'tracker-keyless' } as const;
 
 /**
  * The sweep's MCP server for one tracker: `sweep/mcp-process.ts` over Streamable HTTP, which parks

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { key } from '../common/key';
 import { WRITE_CALL_IDS } from '../model/script';
-import { MCP_SHARDS, mcpServerName } from './mcp-host';
 import type { KillTarget } from './crash-control';
 import { Generation, type GenerationEnv, type SeenPoint } from './generation';
 import { ScriptedPerson } from './person';
@@ -47,8 +46,6 @@ export interface Scenario {
   repo: string;
   /** Points the last generation (the one that finished the run) reached, in order. */
   finalPoints: SeenPoint[];
-  /** The MCP server the run's tools go through, for variants with `mcp`. */
-  mcpServer?: string;
   outcome?: Outcome;
   error?: string;
   handle?: WorkflowHandle;
@@ -84,7 +81,6 @@ export function newScenario(variant: Variant, pass: Pass, label: string, kills: 
     workflowId: `sweep-${repo}-${runId.slice(0, 8)}`,
     repo,
     finalPoints: [],
-    ...(variant.mcp ? { mcpServer: mcpServerName(variant.tracker, scenarioCounter % MCP_SHARDS) } : {}),
   };
 }
 
@@ -118,9 +114,7 @@ async function runBatch(batch: Scenario[], options: RunOptions): Promise<void> {
         taskQueue: TASK_QUEUE,
         workflowId: s.workflowId,
         workflowTaskTimeout: SWEEP_WORKFLOW_TASK_TIMEOUT,
-        args: [
-          s.variant.input({ runId: s.runId, repo: s.repo, task: TASK, trackerUrl: tracker.url, timeouts: SWEEP_TIMEOUTS, mcpServer: s.mcpServer }),
-        ],
+        args: [s.variant.input({ runId: s.runId, repo: s.repo, task: TASK, trackerUrl: tracker.url, timeouts: SWEEP_TIMEOUTS })],
       });
     }),
   );
@@ -262,7 +256,8 @@ class McpKills {
   }
 
   async poll(gen: Generation): Promise<void> {
-    for (const host of this.world.mcp) {
+    for (const tracker of ['keyed', 'keyless'] as const) {
+      const host = this.world.mcp[tracker];
       if (host.parked.size === 0) continue;
       const atMcp = new Set<string>();
       for (const [k, detail] of host.parked) {
@@ -272,7 +267,7 @@ class McpKills {
       }
       const moving = this.runs.some(
         (s) =>
-          s.mcpServer === host.name && !s.error && !this.ended.get(s.workflowId) && !gen.parked.has(s.workflowId) && !atMcp.has(s.workflowId),
+          s.variant.tracker === tracker && !s.error && !this.ended.get(s.workflowId) && !gen.parked.has(s.workflowId) && !atMcp.has(s.workflowId),
       );
       if (moving) continue;
       this.counter.mcpWrites += host.parked.size;

@@ -1,6 +1,7 @@
 import type { PointName } from '../common/crash-points';
 import type { Design } from '../workflows/designs';
 import type { RunTimeouts } from '../workflows/types';
+import { MCP_SERVER_NAMES } from './mcp-host';
 import { SWEEP_MCP_TIMEOUTS } from './tuning';
 
 /** What every run of a variant gets from the sweep. */
@@ -10,8 +11,6 @@ export interface RunBase {
   task: string;
   trackerUrl: string;
   timeouts: RunTimeouts;
-  /** The MCP server in front of the variant's tracker that this run uses (variants with `mcp`). */
-  mcpServer?: string;
 }
 
 /** One row of the sweep's table: a loop, its tracker, and what the scripted world does to it. */
@@ -82,7 +81,7 @@ export const VARIANTS: readonly Variant[] = [
     label: 'agent loop, MCP server killed mid-call',
     workflowType: 'agentWorkflow',
     tracker: 'keyed',
-    input: ({ mcpServer, ...base }) => ({ ...base, mcpServers: [mcpServer!], timeouts: SWEEP_MCP_TIMEOUTS }),
+    input: (base) => ({ ...base, mcpServers: [MCP_SERVER_NAMES.keyed], timeouts: SWEEP_MCP_TIMEOUTS }),
     mcp: true,
   },
   {
@@ -90,7 +89,7 @@ export const VARIANTS: readonly Variant[] = [
     label: 'agent loop, MCP killed, keyless + lookup',
     workflowType: 'agentWorkflow',
     tracker: 'keyless',
-    input: ({ mcpServer, ...base }) => ({ ...base, keyless: true, lookup: true, mcpServers: [mcpServer!], timeouts: SWEEP_MCP_TIMEOUTS }),
+    input: (base) => ({ ...base, keyless: true, lookup: true, mcpServers: [MCP_SERVER_NAMES.keyless], timeouts: SWEEP_MCP_TIMEOUTS }),
     mcp: true,
   },
   {

@@ -11,7 +11,7 @@ import { buildModelServer } from '../model/app';
 import { buildTracker } from '../tracker/app';
 import { Store } from '../tracker/store';
 import { WORKFLOW_INTERCEPTORS, WORKFLOWS_PATH } from '../workers/create-worker';
-import { MCP_SHARDS, McpHost, mcpServerName } from './mcp-host';
+import { MCP_SERVER_NAMES, McpHost } from './mcp-host';
 
 /** A tracker of the sweep's world. */
 export interface WorldTracker {
@@ -27,8 +27,8 @@ export interface WorldTracker {
 export interface World {
   env: TestWorkflowEnvironment;
   trackers: { keyed: WorldTracker; keyless: WorldTracker };
-  /** The MCP servers, {@link MCP_SHARDS} per tracker, named as {@link mcpServerName} says; started by `startMcp`. */
-  mcp: McpHost[];
+  /** The MCP server in front of each tracker, named as {@link MCP_SERVER_NAMES} says; started by `startMcp`. */
+  mcp: { keyed: McpHost; keyless: McpHost };
   /** The workers' `MCP_CONFIG` file: no servers until `startMcp`. */
   mcpConfig: string;
   /** Starts the MCP servers, once; later calls return at once. */
@@ -84,17 +84,19 @@ export async function startWorld(): Promise<World> {
     return { url: await listen(app), store };
   };
   const trackers = { keyed: await tracker(false), keyless: await tracker(true) };
-  const mcp: McpHost[] = [];
+  const mcp = {
+    keyed: new McpHost(MCP_SERVER_NAMES.keyed, trackers.keyed.url, dir),
+    keyless: new McpHost(MCP_SERVER_NAMES.keyless, trackers.keyless.url, dir),
+  };
   const mcpConfig = path.join(dir, 'mcp.json');
   writeFileSync(mcpConfig, JSON.stringify({ mcpServers: {} }));
   let mcpStarted: Promise<void> | null = null;
+  // Only sweeps with MCP variants pay for the servers' processes.
   const startMcp = () =>
     (mcpStarted ??= (async () => {
-      for (const tracker of ['keyed', 'keyless'] as const) {
-        for (let shard = 0; shard < MCP_SHARDS; shard++) mcp.push(new McpHost(mcpServerName(tracker, shard), trackers[tracker].url, dir));
-      }
-      await Promise.all(mcp.map((h) => h.start()));
-      writeFileSync(mcpConfig, JSON.stringify({ mcpServers: Object.fromEntries(mcp.map((h) => [h.name, { url: h.url }])) }));
+      await Promise.all([mcp.keyed.start(), mcp.keyless.start()]);
+      const servers = { [mcp.keyed.name]: { url: mcp.keyed.url }, [mcp.keyless.name]: { url: mcp.keyless.url } };
+      writeFileSync(mcpConfig, JSON.stringify({ mcpServers: servers }));
     })());
   const model = buildModelServer();
   apps.push(model);
@@ -122,7 +124,7 @@ export async function startWorld(): Promise<World> {
     },
     async close() {
       await mcpStarted?.catch(() => {});
-      await Promise.all(mcp.map((h) => h.close()));
+      await Promise.all([mcp.keyed.close(), mcp.keyless.close()]);
       for (const app of apps) await app.close();
       for (const store of stores) store.close();
       await env.teardown();

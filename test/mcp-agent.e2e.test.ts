@@ -2,7 +2,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowFailedError } from '@temporalio/client';
-import type { Worker } from '@temporalio/worker';
 import { McpToolbox } from '../activities/mcp-toolbox';
 import { key } from '../common/key';
 import { loadMcpConfig } from '../mcp/config';
@@ -11,7 +10,7 @@ import { pendingQuery, resolveSignal } from '../workflows/signals';
 import type { AgentInput } from '../workflows/types';
 import { ROOT, startChild, type Child } from './helpers/processes';
 import { eventually, startRun } from './helpers/runs';
-import { inProcessWorker, modelCalls, startSystem, startWorkerChild, type System, type WorkerChild } from './helpers/system';
+import { modelCalls, startWorkerChild, useSystemWithWorker, type System, type WorkerChild } from './helpers/system';
 
 /**
  * The agent's tools reached through MCP servers named in a JSON configuration, as a user would plug
@@ -23,8 +22,6 @@ let httpServer: Child;
 let doomed: Child;
 let configFile: string;
 let toolbox: McpToolbox;
-let worker: Worker;
-let running: Promise<void>;
 const children: WorkerChild[] = [];
 const TASK_QUEUE = 'mcp-agent';
 const TIMEOUTS = { modelMs: 10_000, toolMs: 30_000, retryInitialMs: 100, heartbeatMs: 3_000 };
@@ -34,8 +31,8 @@ function node(entry: string, args: string[], env: Record<string, string> = {}) {
   return { command: process.execPath, args: ['--import', 'tsx', entry, ...args], env, cwd: ROOT };
 }
 
-beforeAll(async () => {
-  system = await startSystem();
+useSystemWithWorker(TASK_QUEUE, async (started) => {
+  system = started;
   const keyed = system.trackers.keyed.url;
   const keyless = system.trackers.keyless.url;
   httpServer = startChild('mcp/server.ts', ['--port', '0', '--tracker', keyed]);
@@ -66,18 +63,13 @@ beforeAll(async () => {
     }),
   );
   toolbox = new McpToolbox(loadMcpConfig(configFile), { connectWaitMs: 2_000 });
-  worker = await inProcessWorker(system, TASK_QUEUE, toolbox);
-  running = worker.run();
-}, 120_000);
+  return toolbox;
+});
 
 afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await toolbox?.close();
   for (const c of children) await c.kill();
   await httpServer?.kill('SIGTERM');
   await doomed?.kill();
-  await system?.close();
 });
 
 const run = (input: Partial<AgentInput> & { repo: string }) => startRun(system.env.client, TASK_QUEUE, { timeouts: TIMEOUTS, ...input });

@@ -83,20 +83,24 @@ export function startWorkerChild(system: System, taskQueue: string, plan?: Crash
 
 /**
  * Registers `beforeAll`/`afterAll` hooks that start a system with an in-process worker on `taskQueue`
- * and stop both; returns a getter for the system.
+ * and stop both; returns a getter for the system. `mcp`, if given, builds the worker's MCP servers
+ * once the system is up (the toolbox is closed with the worker).
  */
-export function useSystemWithWorker(taskQueue: string): () => System {
+export function useSystemWithWorker(taskQueue: string, mcp?: (system: System) => Promise<McpToolbox>): () => System {
   let system: System;
+  let toolbox: McpToolbox | undefined;
   let worker: Worker;
   let running: Promise<void>;
   beforeAll(async () => {
     system = await startSystem();
-    worker = await inProcessWorker(system, taskQueue);
+    toolbox = await mcp?.(system);
+    worker = await inProcessWorker(system, taskQueue, toolbox);
     running = worker.run();
   }, 120_000);
   afterAll(async () => {
     worker?.shutdown();
     await running;
+    await toolbox?.close();
     await system?.close();
   });
   return () => system;

@@ -29,7 +29,9 @@ export interface CrashPlan {
 export type CrashEvent =
   | { type: 'ready' }
   | { type: 'point'; workflowId: string; index: number; name: PointName; detail: string }
-  | { type: 'parked'; workflowId: string; index: number; name: PointName; detail: string };
+  | { type: 'parked'; workflowId: string; index: number; name: PointName; detail: string }
+  /** An activity of this process outlived its timeout: the server gave up on a live attempt. */
+  | { type: 'late'; workflowId: string; detail: string };
 
 /** Parses one output line; `null` for a line that is not part of the protocol (a log line). */
 export function parseEventLine(line: string): CrashEvent | null {

@@ -18,6 +18,8 @@ export interface GenerationEnv {
   mcpConfig: string;
   /** A folder for plan files and worker logs. */
   dir: string;
+  /** The worker as plain JavaScript (see `World.workerScript`); default: `worker-process.ts` through tsx. */
+  workerScript?: string;
 }
 
 /** A point event as the harness keeps it. */
@@ -31,10 +33,24 @@ export interface SeenPoint {
  * One worker process: a "generation" of the sweep. It runs every scenario's workflow until the point
  * its plan names, parks it there, and is then ended by one SIGKILL; or, with no targets, runs them
  * to their end. Every point it reports is kept per workflow.
+ *
+ * A generation is launched on standby: it loads the SDK, the workflow bundle and its plan, reports
+ * ready, and polls only after {@link go}. So the next generation can load while the current one works,
+ * and serve the moment the current one is dead.
  */
 export class Generation {
   readonly points = new Map<string, SeenPoint[]>();
   readonly parked = new Map<string, SeenPoint>();
+  /** When each workflow's first event arrived (ms since the epoch): how long a resumed run waited. */
+  readonly firstEventAt = new Map<string, number>();
+  /** Activities of this process that outlived their timeout, by workflow (a live timeout: an error of the sweep). */
+  readonly late = new Map<string, string>();
+  /** When {@link go} was called; 0 before. */
+  goAt = 0;
+  /** When the process was SIGKILLed; 0 while it lives. */
+  killedAt = 0;
+  /** The identity the server records for the tasks this process starts (`gen-LABEL@PID`). */
+  readonly identity: string;
   private readonly proc: ChildProcess;
   private readonly exited: Promise<unknown>;
   private readonly listeners = new Set<(workflowId: string, event: CrashEvent) => void>();
@@ -46,7 +62,8 @@ export class Generation {
     const planFile = path.join(env.dir, `plan-${label}.json`);
     writeFileSync(planFile, JSON.stringify(plan));
     this.ready = new Promise((resolve) => (this.readyResolve = resolve));
-    this.proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'sweep', 'worker-process.ts')], {
+    const entry = env.workerScript ? [env.workerScript] : ['--import', 'tsx', path.join(ROOT, 'sweep', 'worker-process.ts')];
+    this.proc = spawn(process.execPath, entry, {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -57,15 +74,30 @@ export class Generation {
         WORKFLOW_BUNDLE: env.workflowBundle,
         MCP_CONFIG: env.mcpConfig,
         CRASH_PLAN: planFile,
+        CRASH_STANDBY: '1',
+        WORKER_IDENTITY: `gen-${label}`,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    this.identity = `gen-${label}@${this.proc.pid}`;
+    this.proc.stdin!.on('error', () => {}); // a worker that died early: its exit is reported instead
     this.exited = once(this.proc, 'exit');
     readline.createInterface({ input: this.proc.stdout! }).on('line', (line) => this.onLine(line));
     this.proc.stderr!.on('data', (chunk: Buffer) => {
       this.log = (this.log + chunk.toString()).slice(-20_000);
     });
     this.proc.once('exit', () => this.readyResolve());
+  }
+
+  /** Lets the generation poll: from now on it takes tasks. */
+  go(): void {
+    this.goAt = Date.now();
+    this.proc.stdin!.end('go\n');
+  }
+
+  /** The process id, for reading its CPU time. */
+  get pid(): number {
+    return this.proc.pid!;
   }
 
   /** Calls `fn` for every event of every workflow. */
@@ -89,6 +121,11 @@ export class Generation {
       this.readyResolve();
       return;
     }
+    if (event.type === 'late') {
+      this.late.set(event.workflowId, event.detail);
+      return;
+    }
+    if (!this.firstEventAt.has(event.workflowId)) this.firstEventAt.set(event.workflowId, Date.now());
     const seen: SeenPoint = { index: event.index, name: event.name, detail: event.detail };
     if (event.type === 'point') {
       const list = this.points.get(event.workflowId) ?? [];
@@ -103,6 +140,7 @@ export class Generation {
   /** Ends the process with SIGKILL, as a power cut would, and waits until it is gone. */
   async kill(): Promise<void> {
     if (this.alive) this.proc.kill('SIGKILL');
+    this.killedAt ||= Date.now();
     await this.exited;
   }
 }

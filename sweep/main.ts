@@ -1,10 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { formatTable } from './report';
-import { runSweep } from './run-sweep';
+import { DEFAULT_BATCH, DEFAULT_LANES, runSweep } from './run-sweep';
+import { formatTimings } from './timings';
 import { selectVariants } from './variants';
 
-const USAGE = 'npm run sweep -- [--variant NAME,...] [--once] [--json FILE] [--batch N]';
+const USAGE = 'npm run sweep -- [--variant NAME,...] [--once] [--json FILE] [--batch N] [--lanes N]';
 
 /**
  * `npm run sweep`: the crash sweep. Progress goes to stderr, the table to stdout; `--json` writes
@@ -17,7 +18,8 @@ async function main(): Promise<void> {
       variant: { type: 'string' },
       once: { type: 'boolean', default: false },
       json: { type: 'string' },
-      batch: { type: 'string', default: '150' },
+      batch: { type: 'string', default: String(DEFAULT_BATCH) },
+      lanes: { type: 'string', default: String(DEFAULT_LANES) },
     },
     USAGE,
   );
@@ -30,6 +32,9 @@ async function main(): Promise<void> {
   const batchSize = Number(values.batch);
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new UsageError(`bad --batch ${values.batch}: a whole number of scenarios`, USAGE);
 
+  const lanes = Number(values.lanes);
+  if (!Number.isInteger(lanes) || lanes < 1) throw new UsageError(`bad --lanes ${values.lanes}: a whole number of batches in flight`, USAGE);
+
   const started = Date.now();
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)}s`;
   console.error(`crash sweep: ${variants.map((v) => v.name).join(', ')}${values.once ? ' (first pass only)' : ''}`);
@@ -37,6 +42,7 @@ async function main(): Promise<void> {
     variants,
     twice: !values.once,
     batchSize,
+    lanes,
     progress: (line) => console.error(`[${elapsed()}] ${line}`),
   });
 
@@ -45,6 +51,7 @@ async function main(): Promise<void> {
   console.error(
     `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations, ${report.mcpKills} MCP server kills cutting off ${report.mcpWrites} writes`,
   );
+  console.error(formatTimings(report));
   if (values.json) {
     const scenarios = report.scenarios.map((s) => ({
       id: s.id,

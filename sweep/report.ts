@@ -1,4 +1,4 @@
-import type { Scenario } from './sweep';
+import type { Scenario } from './scenario';
 import type { Variant } from './variants';
 
 /** One row of the table: a variant's counts over all its scenarios. */

@@ -1,7 +1,9 @@
 import type { Client } from '@temporalio/client';
 import { ScriptedPerson } from './person';
 import { summarize, type Row } from './report';
-import { EXPECTED, newScenario, runScenarios, type Scenario } from './sweep';
+import { EXPECTED, newScenario, type Scenario } from './scenario';
+import { runScenarios } from './sweep';
+import { cpuSeconds, Timings } from './timings';
 import type { Variant } from './variants';
 import { startWorld } from './world';
 
@@ -10,8 +12,10 @@ export interface SweepOptions {
   variants: Variant[];
   /** Also run the second pass, which kills each restart at every point it reaches. Default `true`. */
   twice?: boolean;
-  /** How many scenarios share one worker generation. Default 150. */
+  /** How many scenarios share one worker generation. Default {@link DEFAULT_BATCH}. */
   batchSize?: number;
+  /** How many batches run side by side. Default {@link DEFAULT_LANES}. */
+  lanes?: number;
   /** Progress lines, for people. Default: none. */
   progress?: (line: string) => void;
 }
@@ -28,7 +32,16 @@ export interface SweepReport {
   /** Writes those kills cut off after the tracker had accepted them. */
   mcpWrites: number;
   seconds: number;
+  /** Where the time went. */
+  timings: Timings;
+  /** CPU seconds by process: the harness (trackers, model server, person, client), the Temporal server, the workers. */
+  cpu: { harness: number; server: number | null; workers: number };
 }
+
+/** Scenarios per worker generation: larger batches overload the dev server on 2 cores. */
+export const DEFAULT_BATCH = 150;
+/** Batches in flight at once. */
+export const DEFAULT_LANES = 1;
 
 /** Thrown when a clean run is not clean: every count of the sweep would be meaningless. */
 export class DirtyCleanRunError extends Error {
@@ -53,6 +66,10 @@ async function checkNoRetry(client: Client, s: Scenario): Promise<void> {
   }
 }
 
+function cpuTotal(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1e6;
+}
+
 /**
  * The crash sweep. A clean run of each variant records its crash points; the first pass kills a fresh
  * run at each one and lets a new worker finish it; the second pass also kills that restart once at
@@ -62,12 +79,18 @@ async function checkNoRetry(client: Client, s: Scenario): Promise<void> {
 export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   const started = Date.now();
   const progress = options.progress ?? (() => {});
-  const batchSize = options.batchSize ?? 150;
+  const batchSize = options.batchSize ?? DEFAULT_BATCH;
+  const lanes = options.lanes ?? DEFAULT_LANES;
   const world = await startWorld();
+  const cpuAtStart = process.cpuUsage();
+  const serverPid = world.serverPid;
+  const serverCpuAtStart = serverPid ? cpuSeconds(serverPid) : null;
   try {
     const person = new ScriptedPerson(world.env.client);
     const counter = { generations: 0, mcpKills: 0, mcpWrites: 0 };
-    const run = (scenarios: Scenario[], phase: string) => runScenarios(scenarios, { world, person, batchSize, progress, counter }, phase);
+    const timings = new Timings();
+    const run = (scenarios: Scenario[], phase: string) =>
+      runScenarios(scenarios, { world, person, batchSize, lanes, timings, progress, counter }, phase);
 
     const cleans = options.variants.map((v) => newScenario(v, 'clean', 'run', [], []));
     await run(cleans, 'clean runs');
@@ -110,6 +133,12 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       mcpKills: counter.mcpKills,
       mcpWrites: counter.mcpWrites,
       seconds: (Date.now() - started) / 1000,
+      timings,
+      cpu: {
+        harness: cpuTotal(process.cpuUsage(cpuAtStart)),
+        server: serverPid && serverCpuAtStart !== null ? (cpuSeconds(serverPid) ?? serverCpuAtStart) - serverCpuAtStart : null,
+        workers: timings.workerCpu,
+      },
     };
   } finally {
     await world.close();

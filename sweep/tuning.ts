@@ -19,6 +19,9 @@ export const SWEEP_WORKER_TUNING: Partial<WorkerOptions> = {
   maxHeartbeatThrottleInterval: '200ms',
 };
 
+/** Workflow tasks at once in a generation that parks nothing (see `worker-process.ts`). */
+export const FINISHING_WORKFLOW_TASKS = 16;
+
 /** Activity pacing for runs under a harness: a dead attempt is noticed in seconds, retried at once. */
 export const SWEEP_TIMEOUTS = { modelMs: 4_000, toolMs: 4_000, turnMs: 4_000, retryInitialMs: 100 };
 

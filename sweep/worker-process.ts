@@ -1,5 +1,7 @@
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { NativeConnection } from '@temporalio/worker';
+import readline from 'node:readline';
+import { NativeConnection, type ActivityInterceptorsFactory } from '@temporalio/worker';
 import { McpToolbox } from '../activities/mcp-toolbox';
 import { runMain } from '../common/cli';
 import { configFromEnv } from '../common/config';
@@ -7,7 +9,7 @@ import { loadMcpConfig } from '../mcp/config';
 import { setCrashHook, type PointName } from '../common/crash-points';
 import { createAgentWorker } from '../workers/create-worker';
 import { LINE_PREFIX, matches, type CrashEvent, type CrashPlan } from './crash-control';
-import { SWEEP_WORKER_TUNING } from './tuning';
+import { FINISHING_WORKFLOW_TASKS, SWEEP_WORKER_TUNING } from './tuning';
 
 /**
  * A worker process for crash harnesses. It reports every crash point it reaches (a workflow task
@@ -16,11 +18,40 @@ import { SWEEP_WORKER_TUNING } from './tuning';
  * every later point of the same workflow parks too, so nothing more happens for it until the harness
  * SIGKILLs the process. Other workflows keep running, so many scenarios can share one process.
  *
- * Environment: as `npm run worker`, plus `CRASH_PLAN` (optional) and `WORKFLOW_BUNDLE` (optional path
- * of a pre-built workflow bundle).
+ * Environment: as `npm run worker`, plus `CRASH_PLAN` (optional), `WORKFLOW_BUNDLE` (optional path
+ * of a pre-built workflow bundle), `WORKER_IDENTITY` (the server records `NAME@PID` for every task this
+ * process starts) and `CRASH_STANDBY=1`: load everything, report `ready`, and start polling only when
+ * a line arrives on stdin. A harness launches the next generation that way while the current one
+ * still runs, and lets it poll the moment the current one is dead.
  */
 /** Points reached in workflow code (through a sink) rather than in an activity. */
 const WORKFLOW_SIDE = new Set<PointName>(['workflow.decided', 'question.asked', 'approval.pending']);
+
+/**
+ * Reports every activity that ran past its start-to-close timeout, or that the server cancelled as
+ * timed out or unknown: the server gave up on a live attempt and may have started another, so what the
+ * run does next was caused by a slow machine, not by a kill. The harness turns it into an error.
+ */
+function watchForLateness(emit: (event: CrashEvent) => void): ActivityInterceptorsFactory {
+  return (ctx) => ({
+    inbound: {
+      async execute(input, next) {
+        const started = performance.now();
+        try {
+          return await next(input);
+        } finally {
+          const ms = Math.round(performance.now() - started);
+          const { startToCloseTimeoutMs, activityType, attempt, workflowExecution } = ctx.info;
+          const cancelled = ctx.cancellationDetails;
+          if (ms > startToCloseTimeoutMs || cancelled?.timedOut || cancelled?.notFound) {
+            const why = cancelled?.timedOut ? ', cancelled as timed out' : cancelled?.notFound ? ', unknown to the server' : '';
+            emit({ type: 'late', workflowId: workflowExecution?.workflowId ?? '', detail: `${activityType} attempt ${attempt} ran ${ms} ms against a ${startToCloseTimeoutMs} ms timeout${why}` });
+          }
+        }
+      },
+    },
+  });
+}
 
 async function main(): Promise<void> {
   const config = configFromEnv();
@@ -68,10 +99,17 @@ async function main(): Promise<void> {
     connection,
     ...config,
     workflowBundle: bundlePath ? { code: readFileSync(bundlePath, 'utf8') } : undefined,
-    tuning: SWEEP_WORKER_TUNING,
+    // A generation that parks nothing takes a batch's runs to their end: it works on a few workflow
+    // tasks at a time and leaves the rest waiting on the server, where a task's start-to-close timeout
+    // has not started yet. Taking every task at once would leave the last ones to time out in a live
+    // worker on a busy machine. A generation that parks runs needs a slot for each parked task.
+    tuning: Object.keys(plan.targets).length === 0 ? { ...SWEEP_WORKER_TUNING, maxConcurrentWorkflowTaskExecutions: FINISHING_WORKFLOW_TASKS } : SWEEP_WORKER_TUNING,
     mcp: config.mcpConfig ? new McpToolbox(loadMcpConfig(config.mcpConfig)) : undefined,
+    activityInterceptors: [watchForLateness(emit)],
+    identity: process.env.WORKER_IDENTITY ? `${process.env.WORKER_IDENTITY}@${process.pid}` : undefined,
   });
   emit({ type: 'ready' });
+  if (process.env.CRASH_STANDBY === '1') await once(readline.createInterface({ input: process.stdin }), 'line');
   await worker.run();
   await connection.close();
 }

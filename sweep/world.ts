@@ -1,22 +1,32 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { build } from 'esbuild';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
 import { buildModelServer } from '../model/app';
 import { buildTracker } from '../tracker/app';
 import { Store } from '../tracker/store';
-import { WORKFLOW_INTERCEPTORS, WORKFLOWS_PATH } from '../workers/create-worker';
+import { workflowSources } from '../workers/create-worker';
 import { MCP_SERVER_NAMES, McpHost } from './mcp-host';
+import { childPids } from './timings';
+
+const ROOT = path.resolve(__dirname, '..');
 
 /** A tracker of the sweep's world. */
 export interface WorldTracker {
   url: string;
   store: Store;
+}
+
+/** The MCP servers of one lane and the configuration file that names them. */
+export interface McpLane {
+  hosts: { keyed: McpHost; keyless: McpHost };
+  config: string;
 }
 
 /**
@@ -27,13 +37,19 @@ export interface WorldTracker {
 export interface World {
   env: TestWorkflowEnvironment;
   trackers: { keyed: WorldTracker; keyless: WorldTracker };
-  /** The MCP server in front of each tracker, named as {@link MCP_SERVER_NAMES} says; started by `startMcp`. */
-  mcp: { keyed: McpHost; keyless: McpHost };
-  /** The workers' `MCP_CONFIG` file: no servers until `startMcp`. */
-  mcpConfig: string;
-  /** Starts the MCP servers, once; later calls return at once. */
-  startMcp(): Promise<void>;
+  /**
+   * The MCP servers of one lane of the sweep (lanes run batches side by side): a server in front of
+   * each tracker, named as {@link MCP_SERVER_NAMES} says, and the workers' `MCP_CONFIG` file naming
+   * them. Started on first use, one pair per lane, so a kill in one lane never cuts another lane's call.
+   */
+  mcpLane(lane: number): Promise<McpLane>;
+  /** An `MCP_CONFIG` file with no servers, for lanes that use none. */
+  noMcpConfig: string;
   modelUrl: string;
+  /** The crash worker as one plain JavaScript file, loaded by every generation without compiling TypeScript. */
+  workerScript: string;
+  /** The Temporal dev server's process id, where it can be found (Linux), for the benchmark's CPU figures. */
+  serverPid: number | null;
   workflowBundle: string;
   dir: string;
   /** Model calls the model server served to a run. */
@@ -42,7 +58,7 @@ export interface World {
 }
 
 /** Starts `temporal-host.ts`, which runs the dev server with its banner kept off our stdout. */
-async function startTemporalHost(): Promise<{ address: string; stop(): Promise<void> }> {
+async function startTemporalHost(): Promise<{ address: string; pid: number | null; stop(): Promise<void> }> {
   const child = fork(path.join(__dirname, 'temporal-host.ts'), [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -56,6 +72,8 @@ async function startTemporalHost(): Promise<{ address: string; stop(): Promise<v
   ])) as [{ address: string }];
   return {
     address: message.address,
+    // The dev server is the host's child (the `temporal` binary), for reading its CPU time.
+    pid: childPids(child.pid!)[0] ?? null,
     async stop() {
       child.send('stop');
       await exited;
@@ -66,6 +84,28 @@ async function startTemporalHost(): Promise<{ address: string; stop(): Promise<v
 async function listen(app: FastifyInstance): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+/**
+ * Compiles the crash worker (`worker-process.ts` and our modules it imports; packages stay external)
+ * into one JavaScript file. A generation then starts in about half the CPU time it takes through tsx,
+ * which compiles every TypeScript file again in each new process. The file sits in `dist/`, one level
+ * below the root like the sources, so their relative `require.resolve` calls and package imports
+ * resolve as they do from the sources.
+ */
+async function buildWorkerScript(): Promise<string> {
+  const outfile = path.join(ROOT, 'dist', `sweep-worker-${process.pid}-${Date.now()}.js`);
+  await build({
+    entryPoints: [path.join(ROOT, 'sweep', 'worker-process.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'error',
+  });
+  return outfile;
 }
 
 /** Starts the world in a fresh temporary folder; `close` removes it. */
@@ -84,37 +124,49 @@ export async function startWorld(): Promise<World> {
     return { url: await listen(app), store };
   };
   const trackers = { keyed: await tracker(false), keyless: await tracker(true) };
-  const mcp = {
-    keyed: new McpHost(MCP_SERVER_NAMES.keyed, trackers.keyed.url, dir),
-    keyless: new McpHost(MCP_SERVER_NAMES.keyless, trackers.keyless.url, dir),
-  };
-  const mcpConfig = path.join(dir, 'mcp.json');
-  writeFileSync(mcpConfig, JSON.stringify({ mcpServers: {} }));
-  let mcpStarted: Promise<void> | null = null;
+  const noMcpConfig = path.join(dir, 'mcp-none.json');
+  writeFileSync(noMcpConfig, JSON.stringify({ mcpServers: {} }));
   // Only sweeps with MCP variants pay for the servers' processes.
-  const startMcp = () =>
-    (mcpStarted ??= (async () => {
-      await Promise.all([mcp.keyed.start(), mcp.keyless.start()]);
-      const servers = { [mcp.keyed.name]: { url: mcp.keyed.url }, [mcp.keyless.name]: { url: mcp.keyless.url } };
-      writeFileSync(mcpConfig, JSON.stringify({ mcpServers: servers }));
-    })());
+  const lanes = new Map<number, Promise<McpLane>>();
+  const mcpLane = (lane: number): Promise<McpLane> => {
+    let started = lanes.get(lane);
+    if (!started) {
+      started = (async () => {
+        const laneDir = path.join(dir, `lane-${lane}`);
+        mkdirSync(laneDir, { recursive: true });
+        const hosts = {
+          keyed: new McpHost(MCP_SERVER_NAMES.keyed, trackers.keyed.url, laneDir),
+          keyless: new McpHost(MCP_SERVER_NAMES.keyless, trackers.keyless.url, laneDir),
+        };
+        await Promise.all([hosts.keyed.start(), hosts.keyless.start()]);
+        const config = path.join(laneDir, 'mcp.json');
+        const servers = { [hosts.keyed.name]: { url: hosts.keyed.url }, [hosts.keyless.name]: { url: hosts.keyless.url } };
+        writeFileSync(config, JSON.stringify({ mcpServers: servers }));
+        return { hosts, config };
+      })();
+      lanes.set(lane, started);
+    }
+    return started;
+  };
   const model = buildModelServer();
   apps.push(model);
   const modelUrl = await listen(model);
   const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    workflowInterceptorModules: WORKFLOW_INTERCEPTORS,
+    workflowsPath: workflowSources().workflowsPath,
+    workflowInterceptorModules: workflowSources().interceptorModules,
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
   });
   const workflowBundle = path.join(dir, 'workflow-bundle.js');
   writeFileSync(workflowBundle, code);
+  const workerScript = await buildWorkerScript();
 
   return {
     env,
     trackers,
-    mcp,
-    mcpConfig,
-    startMcp,
+    mcpLane,
+    noMcpConfig,
+    serverPid: host.pid,
+    workerScript,
     modelUrl,
     workflowBundle,
     dir,
@@ -123,13 +175,16 @@ export async function startWorld(): Promise<World> {
       return (res.json() as { calls: number }).calls;
     },
     async close() {
-      await mcpStarted?.catch(() => {});
-      await Promise.all([mcp.keyed.close(), mcp.keyless.close()]);
+      for (const started of lanes.values()) {
+        const lane = await started.catch(() => null);
+        if (lane) await Promise.all([lane.hosts.keyed.close(), lane.hosts.keyless.close()]);
+      }
       for (const app of apps) await app.close();
       for (const store of stores) store.close();
       await env.teardown();
       await host.stop();
       rmSync(dir, { recursive: true, force: true });
+      rmSync(workerScript, { force: true });
     },
   };
 }

@@ -1,5 +1,7 @@
 import { ScriptedPerson } from '../sweep/person';
-import { newScenario, runScenarios } from '../sweep/sweep';
+import { newScenario } from '../sweep/scenario';
+import { runScenarios } from '../sweep/sweep';
+import { Timings } from '../sweep/timings';
 import { selectVariants } from '../sweep/variants';
 import { startWorld, type World } from '../sweep/world';
 
@@ -13,7 +15,7 @@ describe('the sweep harness checks its own kills', () => {
   test('a kill that lands where recorded counts; one that cannot land, or lands elsewhere, is an error, never a pass', async () => {
     const [agent] = selectVariants('agent');
     const person = new ScriptedPerson(world.env.client);
-    const options = { world, person, batchSize: 10, progress: () => {}, counter: { generations: 0, mcpKills: 0, mcpWrites: 0 } };
+    const options = { world, person, batchSize: 10, lanes: 1, timings: new Timings(), progress: () => {}, counter: { generations: 0, mcpKills: 0, mcpWrites: 0 } };
 
     const clean = newScenario(agent, 'clean', 'run', [], []);
     await runScenarios([clean], options, 'clean');

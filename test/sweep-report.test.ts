@@ -1,6 +1,6 @@
 import { matches } from '../sweep/crash-control';
 import { formatTable, summarize } from '../sweep/report';
-import type { Scenario } from '../sweep/sweep';
+import type { Scenario } from '../sweep/scenario';
 import { selectVariants, VARIANTS } from '../sweep/variants';
 
 const [turn, reply] = VARIANTS;

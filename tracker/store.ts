@@ -126,6 +126,13 @@ export class Store {
     return { issues: issues.n, comments: comments.n };
   }
 
+  /** Every issue of `repo` with its comments, in order: what a crash sweep audits effect by effect. */
+  contents(repo: string): Array<Issue & { comments: Comment[] }> {
+    const issues = (this.db.prepare('SELECT * FROM issues WHERE repo = ? ORDER BY number').all(repo) as IssueRow[]).map(toIssue);
+    const comments = (this.db.prepare('SELECT * FROM comments WHERE repo = ? ORDER BY id').all(repo) as CommentRow[]).map(toComment);
+    return issues.map((i) => ({ ...i, comments: comments.filter((c) => c.issueNumber === i.number) }));
+  }
+
   getKey(key: string): StoredResponse | null {
     const row = this.db.prepare('SELECT * FROM idempotency_keys WHERE key = ?').get(key) as
       | { key: string; fingerprint: string; status: number; body: string; created_ms: number }

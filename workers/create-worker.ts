@@ -1,4 +1,4 @@
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type ActivityInterceptorsFactory, type WorkerOptions } from '@temporalio/worker';
 import OpenAI from 'openai';
 import { createActivities } from '../activities';
 import type { McpToolbox } from '../activities/mcp-toolbox';
@@ -17,24 +17,34 @@ export interface AgentWorkerOptions {
   mcp?: McpToolbox;
   /** A pre-built workflow bundle (saves a few seconds per worker); default: bundle `workflows/` now. */
   workflowBundle?: { code: string };
+  /** The name the server records for the tasks this worker starts. Default: the SDK's `pid@host`. */
+  identity?: string;
+  /** Activity interceptors (a crash harness watches for activities that outlive their timeout). Default none. */
+  activityInterceptors?: ActivityInterceptorsFactory[];
   /** Extra worker options, e.g. the crash sweep's cache and concurrency settings. */
   tuning?: Partial<WorkerOptions>;
 }
 
-/** Where the workflow code and its interceptors live, for bundling. */
-export const WORKFLOWS_PATH = require.resolve('../workflows');
-export const WORKFLOW_INTERCEPTORS = [require.resolve('../workflows/interceptors')];
+/**
+ * Where the workflow code and its interceptors live, for bundling. Resolved when asked, not on import,
+ * so that a worker compiled to one JavaScript file with a pre-built bundle never looks for the sources.
+ */
+export function workflowSources(): { workflowsPath: string; interceptorModules: string[] } {
+  return { workflowsPath: require.resolve('../workflows'), interceptorModules: [require.resolve('../workflows/interceptors')] };
+}
 
 /** Builds a worker that serves the agent workflow and its activities. */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
   const openai = new OpenAI({ baseURL: options.openaiBaseUrl, apiKey: options.openaiApiKey, maxRetries: 0 });
-  const code = options.workflowBundle
-    ? { workflowBundle: options.workflowBundle }
-    : { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: WORKFLOW_INTERCEPTORS } };
+  const sources = options.workflowBundle ? null : workflowSources();
+  const code = sources
+    ? { workflowsPath: sources.workflowsPath, interceptors: { workflowModules: sources.interceptorModules, activity: options.activityInterceptors } }
+    : { workflowBundle: options.workflowBundle, interceptors: { activity: options.activityInterceptors } };
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue,
+    ...(options.identity ? { identity: options.identity } : {}),
     ...code,
     activities: createActivities({ trackerUrl: options.trackerUrl, openai, model: options.model, mcp: options.mcp }),
     sinks: {

@@ -1,0 +1,58 @@
+import type { temporal } from '@temporalio/proto';
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/** What the audit knows of one worker generation of a batch. */
+export interface GenerationRecord {
+  /** The identity the server recorded for the tasks it started (`gen-LABEL@PID`). */
+  identity: string;
+  /** When the harness SIGKILLed it (ms since the epoch); 0 for the generation that finished the runs. */
+  killedAt: number;
+  /** The runs it parked at their crash point. */
+  parked: Set<string>;
+}
+
+/** A dead worker's sticky task may time out this long after the SIGKILL was sent and still be the kill's. */
+const CLOCK_SLACK_MS = 50;
+
+function timeMs(e: HistoryEvent): number {
+  const t = e.eventTime;
+  if (!t) return 0;
+  return Number(t.seconds ?? 0) * 1000 + Math.floor((t.nanos ?? 0) / 1e6);
+}
+
+/**
+ * Checks one run's history: every timed-out task must belong to a generation that was killed while
+ * it held the task (its worker identity names the generation). A task of a live worker that timed
+ * out (a slow machine, not a kill) is returned as a problem: its duplicates or questions would not
+ * have been caused by a kill, so the scenario is an error of the sweep, never a count.
+ */
+export function auditHistory(workflowId: string, events: HistoryEvent[], generations: GenerationRecord[]): string[] {
+  const byId = new Map(events.map((e) => [Number(e.eventId), e]));
+  const problems: string[] = [];
+  const killedHolding = (identity: string | null | undefined, at: number) => {
+    const gen = generations.find((g) => g.identity === identity);
+    return !!gen && gen.killedAt > 0 && (gen.parked.has(workflowId) || at + CLOCK_SLACK_MS >= gen.killedAt);
+  };
+  for (const e of events) {
+    const at = timeMs(e);
+    const wft = e.workflowTaskTimedOutEventAttributes;
+    if (wft) {
+      const started = byId.get(Number(wft.startedEventId ?? 0))?.workflowTaskStartedEventAttributes;
+      if (started) {
+        if (!killedHolding(started.identity, at)) problems.push(`workflow task timed out at event ${e.eventId} in live worker ${started.identity}`);
+      } else if (!generations.some((g) => g.killedAt > 0 && g.killedAt <= at + CLOCK_SLACK_MS)) {
+        // Never started: it waited on a sticky queue, which only a dead worker leaves unpolled.
+        problems.push(`workflow task ${e.eventId} timed out before any worker was killed`);
+      }
+    }
+    const act = e.activityTaskTimedOutEventAttributes;
+    if (act) {
+      const started = byId.get(Number(act.startedEventId ?? 0))?.activityTaskStartedEventAttributes;
+      if (!started || !killedHolding(started.identity, at)) {
+        problems.push(`activity timed out at event ${e.eventId} in live worker ${started?.identity ?? '(never started)'}`);
+      }
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,75 @@
+import { Generation } from './generation';
+import { newScenario } from './scenario';
+import { cpuSeconds } from './timings';
+import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from './tuning';
+import type { Variant } from './variants';
+import type { World } from './world';
+
+/** What {@link measureLimit} found. */
+export interface Limit {
+  runs: number;
+  seconds: number;
+  runsPerSecond: number;
+  /** CPU seconds per run, by process. */
+  cpuPerRun: { worker: number; server: number | null; harness: number };
+}
+
+/**
+ * The machine's limit for a variant: clean runs per second that the sweep's own Temporal dev server
+ * and one worker process (the sweep's worker, tuning and scripted world) sustain with no kill at all.
+ * The worker is loaded first, then `runs` runs are started at once and timed until the last one ends.
+ */
+export async function measureLimit(world: World, variant: Variant, runs: number): Promise<Limit> {
+  const client = world.env.client;
+  const taskQueue = `limit-${Date.now()}`;
+  const gen = new Generation(
+    {
+      temporalAddress: world.env.address,
+      taskQueue,
+      trackerUrl: world.trackers.keyed.url,
+      openaiBaseUrl: `${world.modelUrl}/v1`,
+      workflowBundle: world.workflowBundle,
+      mcpConfig: world.noMcpConfig,
+      dir: world.dir,
+      workerScript: world.workerScript,
+    },
+    { targets: {} },
+    `limit-${variant.name}`,
+  );
+  try {
+    await gen.ready;
+    const workerAtStart = cpuSeconds(gen.pid) ?? 0;
+    const serverAtStart = world.serverPid ? cpuSeconds(world.serverPid) : null;
+    const harnessAtStart = process.cpuUsage();
+    const started = performance.now();
+    gen.go();
+    const scenarios = Array.from({ length: runs }, () => newScenario(variant, 'clean', 'limit', [], []));
+    const tracker = world.trackers[variant.tracker];
+    await Promise.all(
+      scenarios.map(async (s) => {
+        const handle = await client.workflow.start(variant.workflowType, {
+          taskQueue,
+          workflowId: s.workflowId,
+          workflowTaskTimeout: SWEEP_WORKFLOW_TASK_TIMEOUT,
+          args: [variant.input({ runId: s.runId, repo: s.repo, task: 'Checkout returns 500 when a coupon is applied', trackerUrl: tracker.url, timeouts: SWEEP_TIMEOUTS })],
+        });
+        await handle.result();
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const harness = process.cpuUsage(harnessAtStart);
+    const serverNow = world.serverPid ? cpuSeconds(world.serverPid) : null;
+    return {
+      runs,
+      seconds,
+      runsPerSecond: runs / seconds,
+      cpuPerRun: {
+        worker: ((cpuSeconds(gen.pid) ?? workerAtStart) - workerAtStart) / runs,
+        server: serverNow !== null && serverAtStart !== null ? (serverNow - serverAtStart) / runs : null,
+        harness: (harness.user + harness.system) / 1e6 / runs,
+      },
+    };
+  } finally {
+    await gen.kill();
+  }
+}

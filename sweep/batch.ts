@@ -25,6 +25,21 @@ export interface BatchContext {
   counter: { generations: number; mcpKills: number; mcpWrites: number };
 }
 
+/** Where the generations of a task queue find the world. */
+export function generationEnv(world: World, taskQueue: string, mcpConfig?: string): GenerationEnv {
+  return {
+    temporalAddress: world.temporal.address,
+    namespace: world.env.client.options.namespace,
+    taskQueue,
+    trackerUrl: world.trackers.keyed.url,
+    openaiBaseUrl: `${world.modelUrl}/v1`,
+    workflowBundle: world.workflowBundle,
+    mcpConfig: mcpConfig ?? world.noMcpConfig,
+    dir: world.dir,
+    workerScript: world.workerScript,
+  };
+}
+
 function trackerOf(world: World, variant: Variant) {
   return world.trackers[variant.tracker];
 }
@@ -40,16 +55,7 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
   const client = world.env.client;
   const byWorkflow = new Map(batch.map((s) => [s.workflowId, s]));
   const mcpLane = batch.some((s) => s.variant.mcp) ? await world.mcpLane(ctx.lane) : null;
-  const env: GenerationEnv = {
-    temporalAddress: world.env.address,
-    taskQueue: ctx.taskQueue,
-    trackerUrl: world.trackers.keyed.url,
-    openaiBaseUrl: `${world.modelUrl}/v1`,
-    workflowBundle: world.workflowBundle,
-    mcpConfig: mcpLane?.config ?? world.noMcpConfig,
-    dir: world.dir,
-    workerScript: world.workerScript,
-  };
+  const env = generationEnv(world, ctx.taskQueue, mcpLane?.config);
   const faults = Object.fromEntries(batch.filter((s) => s.variant.fault).map((s) => [s.workflowId, { name: s.variant.fault! }]));
   const rounds = Math.max(...batch.map((s) => s.kills.length));
   const generations: Generation[] = [];

@@ -10,6 +10,7 @@ const ROOT = path.resolve(__dirname, '..');
 /** Where a worker generation finds everything. */
 export interface GenerationEnv {
   temporalAddress: string;
+  namespace: string;
   taskQueue: string;
   trackerUrl: string;
   openaiBaseUrl: string;
@@ -68,6 +69,7 @@ export class Generation {
       env: {
         ...process.env,
         TEMPORAL_ADDRESS: env.temporalAddress,
+        TEMPORAL_NAMESPACE: env.namespace,
         TASK_QUEUE: env.taskQueue,
         TRACKER_URL: env.trackerUrl,
         OPENAI_BASE_URL: env.openaiBaseUrl,

@@ -1,3 +1,4 @@
+import { generationEnv } from './batch';
 import { Generation } from './generation';
 import { newScenario } from './scenario';
 import { cpuSeconds } from './timings';
@@ -22,20 +23,7 @@ export interface Limit {
 export async function measureLimit(world: World, variant: Variant, runs: number): Promise<Limit> {
   const client = world.env.client;
   const taskQueue = `limit-${Date.now()}`;
-  const gen = new Generation(
-    {
-      temporalAddress: world.env.address,
-      taskQueue,
-      trackerUrl: world.trackers.keyed.url,
-      openaiBaseUrl: `${world.modelUrl}/v1`,
-      workflowBundle: world.workflowBundle,
-      mcpConfig: world.noMcpConfig,
-      dir: world.dir,
-      workerScript: world.workerScript,
-    },
-    { targets: {} },
-    `limit-${variant.name}`,
-  );
+  const gen = new Generation(generationEnv(world, taskQueue), { targets: {} }, `limit-${variant.name}`);
   try {
     await gen.ready;
     const workerAtStart = cpuSeconds(gen.pid) ?? 0;

@@ -1,23 +1,31 @@
+import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { formatTable } from './report';
-import { DEFAULT_BATCH, DEFAULT_LANES, runSweep } from './run-sweep';
+import { DEFAULT_BATCH, DEFAULT_LANES, parseScenarioLabel, runSweep, type SweepReport } from './run-sweep';
+import type { Scenario } from './scenario';
 import { formatTimings } from './timings';
 import { selectVariants } from './variants';
 
-const USAGE = 'npm run sweep -- [--variant NAME,...] [--once] [--json FILE] [--batch N] [--lanes N]';
+const USAGE =
+  'npm run sweep -- [--variant NAME,...] [--scenario N|N.M] [--once] [--json FILE] [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N]';
 
 /**
  * `npm run sweep`: the crash sweep. Progress goes to stderr, the table to stdout; `--json` writes
- * every scenario. Exits 1 if any kill did not land or any run did not finish.
+ * every scenario. Exits 1 if any kill did not land, any run did not finish, or any history shows a
+ * timeout no kill caused.
  */
 async function main(): Promise<void> {
   const { values } = parseCommandLine(
     process.argv.slice(2),
     {
       variant: { type: 'string' },
+      scenario: { type: 'string' },
       once: { type: 'boolean', default: false },
       json: { type: 'string' },
+      'keep-server': { type: 'boolean', default: false },
+      address: { type: 'string' },
+      namespace: { type: 'string' },
       batch: { type: 'string', default: String(DEFAULT_BATCH) },
       lanes: { type: 'string', default: String(DEFAULT_LANES) },
     },
@@ -26,23 +34,30 @@ async function main(): Promise<void> {
   let variants;
   try {
     variants = selectVariants(values.variant);
+    if (values.scenario !== undefined) parseScenarioLabel(values.scenario);
   } catch (err) {
     throw new UsageError((err as Error).message, USAGE);
   }
+  if (values.scenario !== undefined && variants.length !== 1) throw new UsageError('--scenario needs exactly one --variant', USAGE);
+  if (values.address !== undefined && !/^[^\s:]+:\d+$/.test(values.address)) throw new UsageError(`bad --address ${values.address}: HOST:PORT`, USAGE);
+  if (values.address !== undefined && values['keep-server']) throw new UsageError('--keep-server keeps the sweep\'s own dev server: it cannot go with --address', USAGE);
   const batchSize = Number(values.batch);
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new UsageError(`bad --batch ${values.batch}: a whole number of scenarios`, USAGE);
-
   const lanes = Number(values.lanes);
   if (!Number.isInteger(lanes) || lanes < 1) throw new UsageError(`bad --lanes ${values.lanes}: a whole number of batches in flight`, USAGE);
 
   const started = Date.now();
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)}s`;
-  console.error(`crash sweep: ${variants.map((v) => v.name).join(', ')}${values.once ? ' (first pass only)' : ''}`);
+  console.error(`crash sweep: ${variants.map((v) => v.name).join(', ')}${values.once ? ' (first pass only)' : ''}${values.address ? ` on ${values.address}` : ''}`);
   const report = await runSweep({
     variants,
     twice: !values.once,
     batchSize,
     lanes,
+    scenario: values.scenario,
+    address: values.address,
+    namespace: values.namespace,
+    keepServer: values['keep-server'],
     progress: (line) => console.error(`[${elapsed()}] ${line}`),
   });
 
@@ -53,26 +68,45 @@ async function main(): Promise<void> {
   );
   console.error(formatTimings(report));
   if (values.json) {
-    const scenarios = report.scenarios.map((s) => ({
+    writeFileSync(values.json, JSON.stringify(jsonReport(report, values.address !== undefined), null, 2));
+    console.error(`wrote ${total} scenarios to ${values.json}`);
+  }
+  const failed = report.scenarios.filter((s) => s.error);
+  for (const s of failed.slice(0, 20)) console.error(`error: ${s.id}: ${s.error}\n  again: ${rerunCommand(s)}`);
+  if (report.kept) {
+    console.error(`the Temporal dev server is still running at ${report.kept.address}, Web UI at ${report.kept.ui}; Ctrl-C stops it`);
+    await once(process, 'SIGINT');
+    await report.kept.stop();
+  }
+  if (failed.length > 0) throw new Error(`${failed.length} scenario(s) failed: the table above does not count them`);
+}
+
+/** The command that runs one scenario again, alone, with its server kept for a look in the Web UI. */
+function rerunCommand(s: Scenario): string {
+  return `npm run sweep -- --variant ${s.variant.name} --scenario ${s.id.split(' ').pop()} --keep-server`;
+}
+
+/** Every scenario; those that failed or did damage also say how to run them again. */
+function jsonReport(report: SweepReport, existingServer: boolean) {
+  const scenarios = report.scenarios.map((s) => {
+    const o = s.outcome;
+    const notable = !!s.error || !o || o.dups > 0 || o.missing > 0 || o.asks > 0;
+    return {
       id: s.id,
       variant: s.variant.name,
       pass: s.pass,
       runId: s.runId,
       workflowId: s.workflowId,
+      taskQueue: s.taskQueue ?? null,
       killedAt: s.landed,
       expected: s.expected,
       restartPoints: s.finalPoints,
-      outcome: s.outcome ?? null,
+      outcome: o ?? null,
       error: s.error ?? null,
-    }));
-    writeFileSync(values.json, JSON.stringify({ rows: report.rows, points: report.points, scenarios }, null, 2));
-    console.error(`wrote ${total} scenarios to ${values.json}`);
-  }
-  const failed = report.scenarios.filter((s) => s.error);
-  if (failed.length > 0) {
-    for (const s of failed.slice(0, 20)) console.error(`error: ${s.id}: ${s.error}`);
-    throw new Error(`${failed.length} scenario(s) failed: the table above does not count them`);
-  }
+      ...(notable ? { rerun: existingServer ? rerunCommand(s).replace(' --keep-server', '') : rerunCommand(s) } : {}),
+    };
+  });
+  return { rows: report.rows, points: report.points, seconds: report.seconds, scenarios };
 }
 
 runMain(main);

@@ -5,7 +5,7 @@ import { EXPECTED, newScenario, type Scenario } from './scenario';
 import { runScenarios } from './sweep';
 import { cpuSeconds, Timings } from './timings';
 import type { Variant } from './variants';
-import { startWorld } from './world';
+import { startWorld, type TemporalHost } from './world';
 
 /** Options of {@link runSweep}. */
 export interface SweepOptions {
@@ -16,6 +16,17 @@ export interface SweepOptions {
   batchSize?: number;
   /** How many batches run side by side. Default {@link DEFAULT_LANES}. */
   lanes?: number;
+  /**
+   * Run one scenario only: its label, `N` (killed once at the clean run's N-th point) or `N.M` (then
+   * at the restart's M-th point). Default: every scenario.
+   */
+  scenario?: string;
+  /** An existing Temporal server (`HOST:PORT`) instead of the sweep's own dev server. */
+  address?: string;
+  /** The namespace on that server. Default `default`. */
+  namespace?: string;
+  /** Leave the sweep's dev server running, with its Web UI, and return it in the report. Default `false`. */
+  keepServer?: boolean;
   /** Progress lines, for people. Default: none. */
   progress?: (line: string) => void;
 }
@@ -32,6 +43,8 @@ export interface SweepReport {
   /** Writes those kills cut off after the tracker had accepted them. */
   mcpWrites: number;
   seconds: number;
+  /** The dev server left running (with `keepServer`): the caller stops it. */
+  kept: TemporalHost | null;
   /** Where the time went. */
   timings: Timings;
   /** CPU seconds by process: the harness (trackers, model server, person, client), the Temporal server, the workers. */
@@ -66,6 +79,13 @@ async function checkNoRetry(client: Client, s: Scenario): Promise<void> {
   }
 }
 
+/** `N` or `N.M`, as in a scenario's id (`agent twice 3.7`); throws on anything else. */
+export function parseScenarioLabel(label: string): { first: number; second?: number } {
+  const m = label.trim().match(/^(?:[\w-]+ (?:once|twice) )?(\d+)(?:\.(\d+))?$/);
+  if (!m) throw new Error(`bad scenario ${JSON.stringify(label)}: N or N.M, the label of a scenario id such as "agent twice 3.7"`);
+  return { first: Number(m[1]), second: m[2] === undefined ? undefined : Number(m[2]) };
+}
+
 function cpuTotal(usage: NodeJS.CpuUsage): number {
   return (usage.user + usage.system) / 1e6;
 }
@@ -81,7 +101,8 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   const progress = options.progress ?? (() => {});
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   const lanes = options.lanes ?? DEFAULT_LANES;
-  const world = await startWorld();
+  const only = options.scenario ? parseScenarioLabel(options.scenario) : null;
+  const world = await startWorld({ address: options.address, namespace: options.namespace, ui: options.keepServer });
   const cpuAtStart = process.cpuUsage();
   const serverPid = world.serverPid;
   const serverCpuAtStart = serverPid ? cpuSeconds(serverPid) : null;
@@ -109,8 +130,11 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     progress(`clean runs: ${cleans.map((c) => `${c.variant.name} ${c.finalPoints.length} points`).join(', ')}`);
 
     const once = cleans.flatMap((c) =>
-      c.finalPoints.map((p, i) => newScenario(c.variant, 'once', `${i + 1}`, [{ index: i + 1 }], [p])),
+      c.finalPoints
+        .map((p, i) => newScenario(c.variant, 'once', `${i + 1}`, [{ index: i + 1 }], [p]))
+        .filter((s) => !only || s.kills[0].index === only.first),
     );
+    if (only && once.length === 0) throw new Error(`no scenario ${options.scenario}: the clean run has ${cleans[0].finalPoints.length} points`);
     await run(once, 'once');
 
     const twice = options.twice === false
@@ -121,7 +145,9 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
             s.finalPoints.map((p, j) =>
               newScenario(s.variant, 'twice', `${s.kills[0].index}.${j + 1}`, [s.kills[0], { index: j + 1 }], [s.expected[0], p]),
             ),
-          );
+          )
+          .filter((s) => !only || (only.second !== undefined && s.kills[1].index === only.second));
+    if (only?.second !== undefined && twice.length === 0) throw new Error(`no scenario ${options.scenario}: the restart of ${only.first} reached fewer points`);
     if (twice.length > 0) await run(twice, 'twice');
 
     const scenarios = [...once, ...twice];
@@ -133,6 +159,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       mcpKills: counter.mcpKills,
       mcpWrites: counter.mcpWrites,
       seconds: (Date.now() - started) / 1000,
+      kept: options.keepServer ? world.temporal : null,
       timings,
       cpu: {
         harness: cpuTotal(process.cpuUsage(cpuAtStart)),
@@ -141,6 +168,6 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       },
     };
   } finally {
-    await world.close();
+    await world.close(options.keepServer);
   }
 }

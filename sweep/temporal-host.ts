@@ -9,8 +9,10 @@ import { devServerExecutable } from '../common/temporal-cli';
  * torn down when the parent says so or goes away.
  */
 async function main(): Promise<void> {
+  const ui = process.argv.includes('--ui');
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
+      ...(ui ? { ui: true } : {}), // the UI listens on the server's port + 1000
       executable: devServerExecutable(),
       log: { format: 'pretty', level: 'error' },
       // One partition per task queue: no forwarding between partitions, so a task reaches the one worker at once.
@@ -29,7 +31,8 @@ async function main(): Promise<void> {
   };
   process.on('message', (m) => m === 'stop' && void stop());
   process.on('disconnect', () => void stop());
-  process.send!({ address: env.address });
+  const uiPort = ui ? Number(env.address.split(':').pop()) + 1000 : undefined;
+  process.send!({ address: env.address, uiPort });
 }
 
 main().catch((err: Error) => {

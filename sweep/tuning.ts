@@ -4,12 +4,14 @@ import type { WorkerOptions } from '@temporalio/worker';
  * Worker settings for crash harnesses. The high limits keep parked tasks from starving the scenarios
  * that share the process: a parked run holds its slot and its place in the workflow cache until the
  * kill (with the cache off, the SDK core still holds a parked run in a cache of one, and every other
- * run waits behind it). A short sticky timeout makes a killed worker's runs move to the normal queue,
- * and so to the next worker, within a second.
+ * run waits behind it).
  */
 export const SWEEP_WORKER_TUNING: Partial<WorkerOptions> = {
   maxCachedWorkflows: 5000,
-  stickyQueueScheduleToStartTimeout: '1s',
+  // A dead worker's runs are taken off its sticky queue right after the kill (`moveOffDeadWorker`),
+  // so this only decides how long a live worker may take to pick up its own sticky task before the
+  // server sends it to the normal queue: long, so that a busy machine never makes that happen.
+  stickyQueueScheduleToStartTimeout: '10s',
   maxConcurrentActivityTaskExecutions: 2000,
   maxConcurrentWorkflowTaskExecutions: 1000,
   maxConcurrentLocalActivityExecutions: 10,

@@ -52,14 +52,36 @@ export interface World {
   serverPid: number | null;
   workflowBundle: string;
   dir: string;
+  /** The Temporal server the world uses. */
+  temporal: TemporalHost;
   /** Model calls the model server served to a run. */
   modelCalls(runId: string): Promise<number>;
-  close(): Promise<void>;
+  /** Stops everything, unless `keepTemporal`: then the Temporal server stays up (the caller stops it). */
+  close(keepTemporal?: boolean): Promise<void>;
+}
+
+/** The Temporal server of a world: the sweep's own dev server, or an existing one. */
+export interface TemporalHost {
+  address: string;
+  /** The Web UI's address, if the dev server serves one. */
+  ui: string | null;
+  pid: number | null;
+  stop(): Promise<void>;
+}
+
+/** Options of {@link startWorld}. */
+export interface WorldOptions {
+  /** An existing Temporal server (`HOST:PORT`) instead of a dev server of the world's own. */
+  address?: string;
+  /** Its namespace. Default `default`. */
+  namespace?: string;
+  /** Serve the dev server's Web UI (to keep the server for a look after the sweep). Default `false`. */
+  ui?: boolean;
 }
 
 /** Starts `temporal-host.ts`, which runs the dev server with its banner kept off our stdout. */
-async function startTemporalHost(): Promise<{ address: string; pid: number | null; stop(): Promise<void> }> {
-  const child = fork(path.join(__dirname, 'temporal-host.ts'), [], {
+async function startTemporalHost(ui: boolean): Promise<TemporalHost> {
+  const child = fork(path.join(__dirname, 'temporal-host.ts'), ui ? ['--ui'] : [], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -69,9 +91,10 @@ async function startTemporalHost(): Promise<{ address: string; pid: number | nul
     exited.then(() => {
       throw new Error('the Temporal dev server did not start (see the lines above)');
     }),
-  ])) as [{ address: string }];
+  ])) as [{ address: string; uiPort?: number }];
   return {
     address: message.address,
+    ui: message.uiPort ? `http://127.0.0.1:${message.uiPort}` : null,
     // The dev server is the host's child (the `temporal` binary), for reading its CPU time.
     pid: childPids(child.pid!)[0] ?? null,
     async stop() {
@@ -109,10 +132,12 @@ async function buildWorkerScript(): Promise<string> {
 }
 
 /** Starts the world in a fresh temporary folder; `close` removes it. */
-export async function startWorld(): Promise<World> {
+export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sweep-'));
-  const host = await startTemporalHost();
-  const env = await TestWorkflowEnvironment.createFromExistingServer({ address: host.address });
+  const host: TemporalHost = options.address
+    ? { address: options.address, ui: null, pid: null, stop: async () => {} }
+    : await startTemporalHost(options.ui ?? false);
+  const env = await TestWorkflowEnvironment.createFromExistingServer({ address: host.address, namespace: options.namespace ?? 'default' });
   const apps: FastifyInstance[] = [];
   const stores: Store[] = [];
   const tracker = async (keyless: boolean): Promise<WorldTracker> => {
@@ -174,7 +199,8 @@ export async function startWorld(): Promise<World> {
       const res = await model.inject({ method: 'GET', url: `/calls?run=${encodeURIComponent(runId)}` });
       return (res.json() as { calls: number }).calls;
     },
-    async close() {
+    temporal: host,
+    async close(keepTemporal = false) {
       for (const started of lanes.values()) {
         const lane = await started.catch(() => null);
         if (lane) await Promise.all([lane.hosts.keyed.close(), lane.hosts.keyless.close()]);
@@ -182,7 +208,7 @@ export async function startWorld(): Promise<World> {
       for (const app of apps) await app.close();
       for (const store of stores) store.close();
       await env.teardown();
-      await host.stop();
+      if (!keepTemporal) await host.stop();
       rmSync(dir, { recursive: true, force: true });
       rmSync(workerScript, { force: true });
     },

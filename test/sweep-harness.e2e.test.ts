@@ -1,4 +1,8 @@
+import { generationEnv } from '../sweep/batch';
+import { Generation } from '../sweep/generation';
 import { ScriptedPerson } from '../sweep/person';
+import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/tuning';
+import { eventually } from './helpers/runs';
 import { newScenario } from '../sweep/scenario';
 import { runScenarios } from '../sweep/sweep';
 import { Timings } from '../sweep/timings';
@@ -41,4 +45,40 @@ describe('the sweep harness checks its own kills', () => {
       'kill 1 landed on tool.returned (create_issue call_create_1), expected tracker.accepted (create_issue call_create_1)',
     );
   });
+});
+
+describe('the SDK contract that workflow.decided relies on', () => {
+  test('a worker killed at workflow.decided never reported the task: the command it decided is not in the history', async () => {
+    // The crash point is a sink the worker awaits before it reports the workflow task. If a new SDK
+    // stopped awaiting sinks, the task would reach the server before the kill, and 8 of the agent's
+    // points would quietly become the same as the point after them. This fails if that ever happens.
+    const [agent] = selectVariants('agent');
+    const s = newScenario(agent, 'once', 'decided', [], []);
+    const taskQueue = `decided-self-test-${s.runId}`;
+    const handle = await world.env.client.workflow.start('agentWorkflow', {
+      taskQueue,
+      workflowId: s.workflowId,
+      workflowTaskTimeout: SWEEP_WORKFLOW_TASK_TIMEOUT,
+      args: [agent.input({ runId: s.runId, repo: s.repo, task: 'Checkout fails with a coupon', trackerUrl: world.trackers.keyed.url, timeouts: SWEEP_TIMEOUTS })],
+    });
+    const first = new Generation(generationEnv(world, taskQueue), { targets: { [s.workflowId]: { name: 'workflow.decided' } } }, `decided-${s.runId}`);
+    await first.ready;
+    first.go();
+    const parked = await eventually(async () => first.parked.get(s.workflowId));
+    expect(parked).toMatchObject({ index: 1, name: 'workflow.decided', detail: 'scheduleActivity' });
+    await first.kill();
+
+    const events = (await handle.fetchHistory()).events ?? [];
+    expect(events.filter((e) => e.activityTaskScheduledEventAttributes)).toEqual([]);
+    expect(events.filter((e) => e.workflowTaskCompletedEventAttributes)).toEqual([]);
+
+    const last = new Generation(generationEnv(world, taskQueue), { targets: {} }, `decided-last-${s.runId}`);
+    await last.ready;
+    last.go();
+    try {
+      await expect(handle.result()).resolves.toMatchObject({ answer: expect.any(String) });
+    } finally {
+      await last.kill();
+    }
+  }, 60_000);
 });

@@ -1,0 +1,85 @@
+import { traceLine } from '../activities/tracker-tools';
+import { key } from '../common/key';
+import { auditHistory, type GenerationRecord } from '../sweep/audit';
+
+/** History events as the audit reads them (ids and times as plain numbers are enough here). */
+type Events = Parameters<typeof auditHistory>[1];
+import { countEffects, TRIAGE_EFFECTS } from '../sweep/effects';
+import { Store } from '../tracker/store';
+
+const RUN = 'run-1';
+const trace = (callId: string) => `body\n\n<!-- ${traceLine(key(RUN, callId))} -->`;
+const now = '2026-11-30T00:00:00Z';
+
+describe('effects are counted one expected effect at a time, from the tracker rows', () => {
+  let store: Store;
+  beforeEach(() => {
+    store = new Store(':memory:');
+  });
+  afterEach(() => store.close());
+
+  test('a clean run: two issues and the comment on the first, nothing missing, no duplicate', () => {
+    store.createIssue('r', 'one', trace('call_create_1'), [], now);
+    store.createIssue('r', 'two', trace('call_create_2'), [], now);
+    store.addComment('r', 1, trace('call_comment_1'), now);
+    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({ issues: 2, comments: 1, dups: 0, missing: 0 });
+  });
+
+  test('one issue lost and the other made twice shows as 1 missing and 1 duplicate, not as a net 0', () => {
+    store.createIssue('r', 'one', trace('call_create_1'), [], now);
+    store.createIssue('r', 'one again', trace('call_create_1'), [], now);
+    store.addComment('r', 1, trace('call_comment_1'), now);
+    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({ issues: 2, comments: 1, dups: 1, missing: 1 });
+  });
+
+  test('a comment on an issue other than the one its script meant is missing where it belongs and extra where it is', () => {
+    store.createIssue('r', 'one', trace('call_create_1'), [], now);
+    store.createIssue('r', 'two', trace('call_create_2'), [], now);
+    store.addComment('r', 2, trace('call_comment_1'), now);
+    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({ issues: 2, comments: 1, dups: 1, missing: 1 });
+  });
+
+  test('a row that no call of the run accounts for is extra; another run in the same repo never counts', () => {
+    store.createIssue('r', 'one', trace('call_create_1'), [], now);
+    store.createIssue('r', 'two', trace('call_create_2'), [], now);
+    store.addComment('r', 1, trace('call_comment_1'), now);
+    store.createIssue('r', 'stray', 'no trace at all', [], now);
+    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toMatchObject({ dups: 1, missing: 0 });
+    expect(countEffects(store, 'r', 'another-run', TRIAGE_EFFECTS)).toMatchObject({ missing: 3, dups: 4 });
+  });
+});
+
+describe('the history audit: every timeout must be a kill', () => {
+  const ts = (ms: number) => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
+  const history = (identity: string, timedOutAt: number) =>
+    [
+      { eventId: 3, workflowTaskStartedEventAttributes: { identity } },
+      { eventId: 4, eventTime: ts(timedOutAt), workflowTaskTimedOutEventAttributes: { startedEventId: 3 } },
+    ] as unknown as Events;
+  const killed: GenerationRecord = { identity: 'gen-1@10', killedAt: 10_000, parked: new Set(['wf']) };
+  const other: GenerationRecord = { identity: 'gen-2@11', killedAt: 10_000, parked: new Set() };
+  const last: GenerationRecord = { identity: 'gen-3@12', killedAt: 0, parked: new Set() };
+
+  test('a task of the generation that parked the run and was killed is the kill', () => {
+    expect(auditHistory('wf', history('gen-1@10', 12_000), [killed, last])).toEqual([]);
+  });
+
+  test('a task that timed out in the generation that finished the run is a live timeout', () => {
+    expect(auditHistory('wf', history('gen-3@12', 12_000), [killed, last])).toEqual([
+      'workflow task timed out at event 4 in live worker gen-3@12',
+    ]);
+  });
+
+  test('a task of a generation that did not park the run counts only if it timed out after the kill', () => {
+    expect(auditHistory('wf', history('gen-2@11', 9_000), [other])).toHaveLength(1);
+    expect(auditHistory('wf', history('gen-2@11', 11_000), [other])).toEqual([]);
+  });
+
+  test('an activity that timed out in a live worker is reported', () => {
+    const events = [
+      { eventId: 5, activityTaskStartedEventAttributes: { identity: 'gen-3@12' } },
+      { eventId: 6, eventTime: ts(12_000), activityTaskTimedOutEventAttributes: { startedEventId: 5 } },
+    ] as unknown as Events;
+    expect(auditHistory('wf', events, [killed, last])).toEqual(['activity timed out at event 6 in live worker gen-3@12']);
+  });
+});

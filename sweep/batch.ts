@@ -52,7 +52,6 @@ function trackerOf(world: World, variant: Variant) {
  */
 export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<void> {
   const { world, person, timings } = ctx;
-  const client = world.env.client;
   const byWorkflow = new Map(batch.map((s) => [s.workflowId, s]));
   const mcpLane = batch.some((s) => s.variant.mcp) ? await world.mcpLane(ctx.lane) : null;
   const env = generationEnv(world, ctx.taskQueue, mcpLane?.config);
@@ -73,94 +72,36 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
   };
   // The first generation loads while the runs are being started.
   let next = launch(0);
-
-  const ended = new Map<string, boolean>();
-  const results = new Map<string, Promise<{ ok: true; value: { questionsAsked?: number; approvalsRequested?: number } } | { ok: false; error: Error }>>();
+  let runs: RunWatch;
   try {
-    await timings.time('start', () =>
-      Promise.all(
-        batch.map(async (s) => {
-          const tracker = trackerOf(world, s.variant);
-          s.taskQueue = ctx.taskQueue;
-          s.handle = await client.workflow.start(s.variant.workflowType, {
-            taskQueue: ctx.taskQueue,
-            workflowId: s.workflowId,
-            workflowTaskTimeout: SWEEP_WORKFLOW_TASK_TIMEOUT,
-            args: [s.variant.input({ runId: s.runId, repo: s.repo, task: TASK, trackerUrl: tracker.url, timeouts: SWEEP_TIMEOUTS })],
-          });
-          // Each run's end, watched from the start: a run that ends while it should be parked is a kill that did not land.
-          results.set(
-            s.workflowId,
-            s.handle.result().then(
-              (value) => {
-                ended.set(s.workflowId, true);
-                return { ok: true as const, value: value as { questionsAsked?: number; approvalsRequested?: number } };
-              },
-              (error: Error) => {
-                ended.set(s.workflowId, true);
-                return { ok: false as const, error };
-              },
-            ),
-          );
-        }),
-      ),
-    );
-    const mcpKills = new McpKills(mcpLane, batch, ended, ctx.counter);
+    runs = await timings.time('start', () => startRuns(batch, ctx));
+    const mcpKills = new McpKills(mcpLane, batch, runs.ended, ctx.counter);
+    const waitWhile = (gen: Generation, pending: () => Scenario[], ms: number) => waitForRuns(gen, mcpKills, pending, ms);
 
     for (let round = 0; round < rounds; round++) {
       const killed = batch.filter((s) => !s.error && s.kills.length > round);
       const gen = next;
       await timings.time('launch', () => gen.ready);
-      if (process.env.SWEEP_TRACE) console.error(`gen ${gen.identity} ready, cpu ${cpuSeconds(gen.pid)}`);
       gen.go();
       next = launch(round + 1);
-      await timings.time('park', async () => {
-        const deadline = Date.now() + 120_000;
-        for (;;) {
-          await mcpKills.poll(gen);
-          const waiting = killed.filter((s) => !gen.parked.has(s.workflowId) && !ended.get(s.workflowId));
-          if (waiting.length === 0) break;
-          if (!gen.alive) throw new Error(`a sweep worker died on its own:\n${gen.stderrTail()}`);
-          if (Date.now() > deadline) {
-            for (const s of waiting) s.error = `kill ${round + 1} never landed: the run did not reach ${JSON.stringify(s.kills[round])} in time`;
-            break;
-          }
-          await sleep(25);
-        }
-      });
+      const late = await timings.time('park', () =>
+        waitWhile(gen, () => killed.filter((s) => !gen.parked.has(s.workflowId) && !runs.ended.has(s.workflowId)), 120_000),
+      );
+      for (const s of late) s.error = `kill ${round + 1} never landed: the run did not reach ${JSON.stringify(s.kills[round])} in time`;
       await timings.time('kill', async () => {
         timings.workerCpu += cpuSeconds(gen.pid) ?? 0;
         await gen.kill();
-        await moveOffDeadWorker(world, batch.filter((s) => !ended.get(s.workflowId)));
+        await moveOffDeadWorker(world, batch.filter((s) => !runs.ended.has(s.workflowId)));
       });
-      for (const s of killed) {
-        const at = gen.parked.get(s.workflowId);
-        if (!at) {
-          s.error ??= `kill ${round + 1} never landed: the run ended before reaching ${JSON.stringify(s.kills[round])}`;
-          continue;
-        }
-        s.landed.push(at);
-        const want = s.expected[round];
-        if (want && (want.name !== at.name || want.detail !== at.detail)) {
-          s.error = `kill ${round + 1} landed on ${at.name} (${at.detail}), expected ${want.name} (${want.detail})`;
-        }
-      }
+      checkLandings(killed, gen, round);
     }
 
     const last = next;
     await timings.time('launch', () => last.ready);
     last.go();
     await timings.time('finish', async () => {
-      const deadline = Date.now() + 300_000;
-      while (batch.some((s) => !ended.get(s.workflowId))) {
-        if (Date.now() > deadline) {
-          for (const s of batch) if (!ended.get(s.workflowId)) s.error ??= 'the run did not finish within 5 minutes of its last restart';
-          break;
-        }
-        if (!last.alive) throw new Error(`a sweep worker died on its own:\n${last.stderrTail()}`);
-        await mcpKills.poll(last);
-        await sleep(25);
-      }
+      const unfinished = await waitWhile(last, () => batch.filter((s) => !runs.ended.has(s.workflowId)), 300_000);
+      for (const s of unfinished) s.error ??= 'the run did not finish within 5 minutes of its last restart';
       await person.settle();
     });
     timings.workerCpu += cpuSeconds(last.pid) ?? 0;
@@ -176,7 +117,72 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
     }
   }
 
-  await timings.time('count', () => countBatch(batch, ctx, generations, results, ended));
+  await timings.time('count', () => countBatch(batch, ctx, generations, runs));
+}
+
+/** A run's end as its workflow result reports it. */
+type RunResult = { ok: true; value: { questionsAsked?: number; approvalsRequested?: number } } | { ok: false; error: Error };
+
+/** Which runs of a batch have ended, and how. */
+interface RunWatch {
+  ended: Set<string>;
+  results: Map<string, Promise<RunResult>>;
+}
+
+/** Starts every run of a batch on its task queue, and watches each one's end from the start. */
+async function startRuns(batch: Scenario[], ctx: BatchContext): Promise<RunWatch> {
+  const { client } = ctx.world.env;
+  const watch: RunWatch = { ended: new Set(), results: new Map() };
+  await Promise.all(
+    batch.map(async (s) => {
+      const tracker = trackerOf(ctx.world, s.variant);
+      s.taskQueue = ctx.taskQueue;
+      s.handle = await client.workflow.start(s.variant.workflowType, {
+        taskQueue: ctx.taskQueue,
+        workflowId: s.workflowId,
+        workflowTaskTimeout: SWEEP_WORKFLOW_TASK_TIMEOUT,
+        args: [s.variant.input({ runId: s.runId, repo: s.repo, task: TASK, trackerUrl: tracker.url, timeouts: SWEEP_TIMEOUTS })],
+      });
+      // A run that ends while it should be parked is a kill that did not land: its end is watched from the start.
+      const result = s.handle.result().then(
+        (value): RunResult => ({ ok: true, value: value as { questionsAsked?: number; approvalsRequested?: number } }),
+        (error: Error): RunResult => ({ ok: false, error }),
+      );
+      watch.results.set(s.workflowId, result.finally(() => watch.ended.add(s.workflowId)));
+    }),
+  );
+  return watch;
+}
+
+/**
+ * Waits while `pending` names runs, letting the MCP kills act; returns the runs still pending after
+ * `ms`. A generation that dies on its own is an error of the harness, not of a scenario.
+ */
+async function waitForRuns(gen: Generation, mcpKills: McpKills, pending: () => Scenario[], ms: number): Promise<Scenario[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    await mcpKills.poll(gen);
+    const waiting = pending();
+    if (waiting.length === 0 || Date.now() > deadline) return waiting;
+    if (!gen.alive) throw new Error(`a sweep worker died on its own:\n${gen.stderrTail()}`);
+    await sleep(25);
+  }
+}
+
+/** Each killed run must have been parked on the point it was meant to die at. */
+function checkLandings(killed: Scenario[], gen: Generation, round: number): void {
+  for (const s of killed) {
+    const at = gen.parked.get(s.workflowId);
+    if (!at) {
+      s.error ??= `kill ${round + 1} never landed: the run ended before reaching ${JSON.stringify(s.kills[round])}`;
+      continue;
+    }
+    s.landed.push(at);
+    const want = s.expected[round];
+    if (want && (want.name !== at.name || want.detail !== at.detail)) {
+      s.error = `kill ${round + 1} landed on ${at.name} (${at.detail}), expected ${want.name} (${want.detail})`;
+    }
+  }
 }
 
 /** Counts each finished run's effects and checks its history: every timeout in it must be a kill's. */
@@ -184,8 +190,7 @@ async function countBatch(
   batch: Scenario[],
   ctx: BatchContext,
   generations: Generation[],
-  results: Map<string, Promise<{ ok: true; value: { questionsAsked?: number; approvalsRequested?: number } } | { ok: false; error: Error }>>,
-  ended: Map<string, boolean>,
+  runs: RunWatch,
 ): Promise<void> {
   const { world, person } = ctx;
   const last = generations[generations.length - 1];
@@ -198,8 +203,8 @@ async function countBatch(
         if (late) s.error ??= `a live activity outlived its timeout (${late}): the machine was too slow for the sweep's timeouts`;
       }
       delete s.handle;
-      if (!ended.get(s.workflowId)) return;
-      const result = await results.get(s.workflowId)!;
+      if (!runs.ended.has(s.workflowId)) return;
+      const result = await runs.results.get(s.workflowId)!;
       if (!result.ok) {
         const cause = (result.error as Error & { cause?: Error }).cause;
         s.error ??= `the run failed: ${result.error.message}${cause ? `: ${cause.message}` : ''}`;

@@ -18,7 +18,7 @@ export class McpKills {
   constructor(
     private readonly lane: McpLane | null,
     batch: Scenario[],
-    private readonly ended: Map<string, boolean>,
+    private readonly ended: Set<string>,
     private readonly counter: { mcpKills: number; mcpWrites: number },
   ) {
     this.runs = batch.filter((s) => s.variant.mcp);
@@ -38,7 +38,7 @@ export class McpKills {
       }
       const moving = this.runs.some(
         (s) =>
-          s.variant.tracker === tracker && !s.error && !this.ended.get(s.workflowId) && !gen.parked.has(s.workflowId) && !atMcp.has(s.workflowId),
+          s.variant.tracker === tracker && !s.error && !this.ended.has(s.workflowId) && !gen.parked.has(s.workflowId) && !atMcp.has(s.workflowId),
       );
       if (moving) continue;
       this.counter.mcpWrites += host.parked.size;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { runBatch } from './batch';
 import type { ScriptedPerson } from './person';
 import type { Scenario } from './scenario';
@@ -19,6 +20,8 @@ export interface RunOptions {
   counter: { generations: number; mcpKills: number; mcpWrites: number };
 }
 
+/** Tells this process's task queues from another sweep's on a shared server (`--address`). */
+const QUEUE_PREFIX = `crash-sweep-${randomUUID().slice(0, 8)}`;
 let batchCounter = 0;
 
 /**
@@ -39,7 +42,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
     while (nextBatch < batches.length) {
       const batch = batches[nextBatch++];
       batchCounter += 1;
-      await runBatch(batch, { ...options, lane: laneNo, taskQueue: `crash-sweep-${batchCounter}` });
+      await runBatch(batch, { ...options, lane: laneNo, taskQueue: `${QUEUE_PREFIX}-${batchCounter}` });
       done += batch.length;
       const seconds = (Date.now() - started) / 1000;
       const rate = done / seconds;

@@ -1,4 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+
+const CORES = os.availableParallelism();
 
 /** The phases a batch of scenarios goes through, in order. */
 export const PHASES = {
@@ -97,7 +100,7 @@ export function formatTimings(report: { seconds: number; scenarios: unknown[]; t
   return [
     `time by phase (lane-seconds): ${phases}`,
     wait ? `resumed runs waited for their first point: median ${wait.median.toFixed(2)} s, max ${wait.max.toFixed(2)} s (${wait.count} resumes)` : '',
-    `CPU: ${cores.toFixed(0)} core-seconds, ${(cores / n).toFixed(3)} per scenario (workers ${cpu.workers.toFixed(0)}, Temporal server ${cpu.server === null ? '?' : cpu.server.toFixed(0)}, harness ${cpu.harness.toFixed(0)}); machine use ${((100 * cores) / (report.seconds * 2)).toFixed(0)}% of 2 cores`,
+    `CPU: ${cores.toFixed(0)} core-seconds, ${(cores / n).toFixed(3)} per scenario (workers ${cpu.workers.toFixed(0)}, Temporal server ${cpu.server === null ? '?' : cpu.server.toFixed(0)}, harness ${cpu.harness.toFixed(0)}); machine use ${((100 * cores) / (report.seconds * CORES)).toFixed(0)}% of ${CORES} cores`,
   ]
     .filter(Boolean)
     .join('\n');

@@ -1,3 +1,4 @@
+import type { WorkflowStartOptions } from '@temporalio/client';
 import { auditHistory, type GenerationRecord } from './audit';
 import type { KillTarget } from './crash-control';
 import { countEffects, TRIAGE_EFFECTS } from './effects';
@@ -23,6 +24,16 @@ export interface BatchContext {
   taskQueue: string;
   /** Counts generations (for labels), MCP server kills and the writes they cut off. */
   counter: { generations: number; mcpKills: number; mcpWrites: number };
+}
+
+/** How the sweep starts a scenario's run: the scripted task, the sweep's short timeouts. */
+export function runOptions(s: Scenario, taskQueue: string, trackerUrl: string): WorkflowStartOptions {
+  return {
+    taskQueue,
+    workflowId: s.workflowId,
+    workflowTaskTimeout: SWEEP_WORKFLOW_TASK_TIMEOUT,
+    args: [s.variant.input({ runId: s.runId, repo: s.repo, task: TASK, trackerUrl, timeouts: SWEEP_TIMEOUTS })],
+  };
 }
 
 /** Where the generations of a task queue find the world. */
@@ -137,12 +148,7 @@ async function startRuns(batch: Scenario[], ctx: BatchContext): Promise<RunWatch
     batch.map(async (s) => {
       const tracker = trackerOf(ctx.world, s.variant);
       s.taskQueue = ctx.taskQueue;
-      s.handle = await client.workflow.start(s.variant.workflowType, {
-        taskQueue: ctx.taskQueue,
-        workflowId: s.workflowId,
-        workflowTaskTimeout: SWEEP_WORKFLOW_TASK_TIMEOUT,
-        args: [s.variant.input({ runId: s.runId, repo: s.repo, task: TASK, trackerUrl: tracker.url, timeouts: SWEEP_TIMEOUTS })],
-      });
+      s.handle = await client.workflow.start(s.variant.workflowType, runOptions(s, ctx.taskQueue, tracker.url));
       // A run that ends while it should be parked is a kill that did not land: its end is watched from the start.
       const result = s.handle.result().then(
         (value): RunResult => ({ ok: true, value: value as { questionsAsked?: number; approvalsRequested?: number } }),

@@ -1,8 +1,7 @@
-import { generationEnv } from './batch';
+import { generationEnv, runOptions } from './batch';
 import { Generation } from './generation';
 import { newScenario } from './scenario';
 import { cpuSeconds } from './timings';
-import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from './tuning';
 import type { Variant } from './variants';
 import type { World } from './world';
 
@@ -35,12 +34,7 @@ export async function measureLimit(world: World, variant: Variant, runs: number)
     const tracker = world.trackers[variant.tracker];
     await Promise.all(
       scenarios.map(async (s) => {
-        const handle = await client.workflow.start(variant.workflowType, {
-          taskQueue,
-          workflowId: s.workflowId,
-          workflowTaskTimeout: SWEEP_WORKFLOW_TASK_TIMEOUT,
-          args: [variant.input({ runId: s.runId, repo: s.repo, task: 'Checkout returns 500 when a coupon is applied', trackerUrl: tracker.url, timeouts: SWEEP_TIMEOUTS })],
-        });
+        const handle = await client.workflow.start(variant.workflowType, runOptions(s, taskQueue, tracker.url));
         await handle.result();
       }),
     );

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Worker } from '@temporalio/worker';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { measureLimit, type Limit } from './limit';
@@ -44,7 +45,11 @@ async function main(): Promise<void> {
 
   say('sweep --variant agent...');
   const agentSweep = await runSweep({ variants: [agent], progress: (l) => say(`  ${l}`) });
-  const full = values['skip-full'] ? null : (say('full sweep...'), await runSweep({ variants: selectVariants(), progress: (l) => say(`  ${l}`) }));
+  let full: SweepReport | null = null;
+  if (!values['skip-full']) {
+    say('full sweep...');
+    full = await runSweep({ variants: selectVariants(), progress: (l) => say(`  ${l}`) });
+  }
 
   const rate = (r: SweepReport) => r.scenarios.length / r.seconds;
   const cpuPer = (r: SweepReport) => (r.cpu.harness + (r.cpu.server ?? 0) + r.cpu.workers) / r.scenarios.length;
@@ -80,7 +85,6 @@ async function measureReplay(world: World, count: number): Promise<{ histories: 
     if (ids.length >= count) break;
   }
   const histories = await Promise.all(ids.map(async (workflowId) => ({ workflowId, history: await client.workflow.getHandle(workflowId).fetchHistory() })));
-  const { readFileSync } = await import('node:fs');
   const bundle = { code: readFileSync(world.workflowBundle, 'utf8') };
   // Warm up once, so loading the bundle is not counted as replay.
   await Worker.runReplayHistory({ workflowBundle: bundle }, histories[0].history, histories[0].workflowId);

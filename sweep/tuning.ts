@@ -27,8 +27,12 @@ export const FINISHING_WORKFLOW_TASKS = 16;
 /** Activity pacing for runs under a harness: a dead attempt is noticed in seconds, retried at once. */
 export const SWEEP_TIMEOUTS = { modelMs: 4_000, toolMs: 4_000, turnMs: 4_000, retryInitialMs: 100 };
 
-/** Workflow-task timeout for runs under a harness: a task whose worker died is handed out again quickly. */
-export const SWEEP_WORKFLOW_TASK_TIMEOUT = '2s';
+/**
+ * Workflow-task timeout for runs under a harness: a task whose worker died is handed out again after
+ * this long. As long as the activities' timeouts, so a batch resumes no later than with 2 s (its runs
+ * parked in an activity wait 4 s anyway), and twice the room for a live worker's task on a busy machine.
+ */
+export const SWEEP_WORKFLOW_TASK_TIMEOUT = '4s';
 
 /**
  * Activity pacing for runs whose tools are over MCP. A write can wait at the MCP server, parked, until

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { formatTable, type Row } from '../sweep/report';
+import { runSweep, type SweepReport } from '../sweep/run-sweep';
+import { selectVariants } from '../sweep/variants';
+import { ROOT } from './helpers/processes';
+
+// The whole sweep, every variant killed once and twice (about 18 minutes on a 2-core machine): run by
+// `npm run test:full` and by CI, not by `npm test`, which sweeps the agent loop alone (sweep.golden.test.ts).
+const golden = readFileSync(path.join(ROOT, 'testdata', 'sweep.txt'), 'utf8').trimEnd();
+let report: SweepReport;
+let rows: Record<string, Row>;
+
+beforeAll(async () => {
+  report = await runSweep({ variants: selectVariants() });
+  rows = Object.fromEntries(report.rows.map((r) => [r.variant, r]));
+}, 1_500_000);
+
+describe('crash sweep: every variant, every recorded point, killed once and twice', () => {
+  test('every kill landed on its recorded point, every run finished, and every timeout in every history was a kill', () => {
+    const failed = report.scenarios.filter((s) => s.error).map((s) => `${s.id}: ${s.error}`);
+    expect(failed).toEqual([]);
+    for (const s of report.scenarios) expect(s.landed.map((p) => [p.name, p.detail])).toEqual(s.expected.map((p) => [p.name, p.detail]));
+  });
+
+  test('the table equals the golden table in testdata/sweep.txt', () => {
+    expect(formatTable(report.rows)).toBe(golden);
+  });
+
+  test('nothing is missing in any variant', () => {
+    for (const r of report.rows) expect([r.variant, r.missing]).toEqual([r.variant, 0]);
+  });
+
+  test('no duplicate in any keyed design nor in any run of the agent loop', () => {
+    for (const name of ['keys', 'keys-markers', 'agent', 'agent-keyless-lookup', 'agent-keyless', 'agent-mid-call', 'agent-mcp', 'agent-mcp-keyless-lookup', 'agent-approval']) {
+      expect([name, rows[name].dups, rows[name].withDups]).toEqual([name, 0, 0]);
+    }
+  });
+
+  test('no question to a person with keys and markers, in the keyed agent loop, nor where the receiver can be searched', () => {
+    for (const name of ['keys-markers', 'agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-keyless-lookup', 'agent-mcp-keyless-lookup']) {
+      expect([name, rows[name].asks]).toEqual([name, 0]);
+    }
+  });
+
+  test('the MCP servers really were killed mid-call: once per write of every MCP run', () => {
+    const mcpRuns = report.scenarios.filter((s) => s.variant.mcp).length + 2; // and the two clean runs
+    expect(report.mcpKills).toBeGreaterThan(0);
+    // Each kill fails every call parked at its server; every run had its three writes parked once.
+    expect(report.mcpWrites).toBe(mcpRuns * 3);
+  });
+
+  test('the two simplest designs do duplicate, and markers without keys do ask', () => {
+    expect(rows.turn.dups).toBeGreaterThan(0);
+    expect(rows.reply.dups).toBeGreaterThan(0);
+    expect(rows.markers.asks).toBeGreaterThan(0);
+    expect(rows['agent-keyless'].asks).toBeGreaterThan(0);
+  });
+
+  test('no approval is requested twice, even when the worker dies while a person decides', () => {
+    expect(rows['agent-approval'].approvalsExtra).toBe(0);
+    const killedWhileWaiting = report.scenarios.filter((s) => s.variant.name === 'agent-approval' && s.landed.some((p) => p.name === 'approval.pending'));
+    expect(killedWhileWaiting.length).toBeGreaterThan(0);
+  });
+
+  test('the recorded points include every boundary the issue names', () => {
+    const names = new Set(Object.values(report.points).flat().map((p) => p.name));
+    for (const n of ['model.returned', 'tool.started', 'tracker.accepted', 'tool.returned', 'workflow.decided', 'approval.pending', 'turn.returned']) {
+      expect(names).toContain(n);
+    }
+  });
+});

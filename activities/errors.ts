@@ -1,4 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import { ReceiverRefusedError, ReceiverUnavailableError } from '../common/receiver-errors';
+
+export { ReceiverUnavailableError };
 
 /**
  * The receiver refused a request (a 4xx): nothing happened, and sending it again would be refused
@@ -8,14 +11,14 @@ export function refused(message: string, type = 'Refused'): ApplicationFailure {
   return ApplicationFailure.create({ message, type, nonRetryable: true });
 }
 
-/** Thrown when a receiver fails in a way that may pass (a 5xx, a dropped connection): Temporal retries it. */
-export class ReceiverUnavailableError extends Error {
-  constructor(
-    readonly url: string,
-    readonly status: number | null,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ReceiverUnavailableError';
-  }
+/**
+ * A receiver's error as the activity reports it. A refusal fails without retry. A request that was
+ * never sent (connection refused) did nothing either, when no earlier attempt of the call may have
+ * acted (`retrying` false): it fails without retry too, and the model hears the receiver is down.
+ * Anything else is thrown as it is, so its outcome is unknown and Temporal (or the ladder) settles it.
+ */
+export function asActivityError(err: unknown, retrying: boolean): unknown {
+  if (err instanceof ReceiverRefusedError) return refused(err.message, err.type);
+  if (err instanceof ReceiverUnavailableError && err.notSent && !retrying) return refused(`${err.message} (nothing was sent)`, 'ReceiverUnreachable');
+  return err;
 }

@@ -7,16 +7,17 @@ import type {
   ChatMessage,
   ListToolsRequest,
   LookupResponse,
+  ModelReply,
   ModelRequest,
   ToolRequest,
   ToolResponse,
   TurnRequest,
   TurnResponse,
 } from '../workflows/types';
-import { refused } from './errors';
+import { asActivityError, refused } from './errors';
 import type { McpToolbox } from './mcp-toolbox';
 import { askModel } from './model';
-import { callTrackerTool, lookupTrackerCall } from './tracker-tools';
+import { callTrackerTool, lookupTrackerCall } from '../tracker/tools';
 
 /** What the activities need from the worker's environment. */
 export interface ActivityConfig {
@@ -73,7 +74,7 @@ export function createActivities(config: ActivityConfig) {
     },
 
     /** One model call. Its reply goes into history, tool-call ids included, before any tool runs. */
-    async callModel(req: ModelRequest): Promise<ChatMessage> {
+    async callModel(req: ModelRequest): Promise<ModelReply> {
       const turn = req.messages.filter((m) => m.role === 'assistant').length + 1;
       await crashPoint('model.started', where(`turn ${turn}`));
       const reply = await askModel(config.openai, req.model ?? config.model, req, Context.current().cancellationSignal);
@@ -94,6 +95,7 @@ export function createActivities(config: ActivityConfig) {
               timeoutMs: callTimeout(),
               signal,
               retrying: Context.current().info.attempt > 1,
+              errorMayHideEffect: req.errorMayHideEffect,
             })
           : await callTrackerTool(req.tool, req.args, {
               trackerUrl: req.trackerUrl ?? config.trackerUrl,
@@ -102,6 +104,8 @@ export function createActivities(config: ActivityConfig) {
               sendKey: req.sendKey,
               signal,
               onReply: () => crashPoint('tracker.accepted', where(detail)),
+            }).catch((err: unknown) => {
+              throw asActivityError(err, Context.current().info.attempt > 1);
             });
         await crashPoint('tool.returned', where(detail));
         return { output: result.output, replayed: result.replayed, attempt: Context.current().info.attempt };
@@ -114,7 +118,7 @@ export function createActivities(config: ActivityConfig) {
     async runTurn(req: TurnRequest): Promise<TurnResponse> {
       const turn = req.messages.filter((m) => m.role === 'assistant').length + 1;
       await crashPoint('model.started', where(`turn ${turn}`));
-      const reply = await askModel(config.openai, config.model, { runId: req.runId, messages: req.messages, tools: req.tools });
+      const { message: reply } = await askModel(config.openai, config.model, { runId: req.runId, messages: req.messages, tools: req.tools });
       await crashPoint('model.returned', where(`turn ${turn}`));
       const messages: ChatMessage[] = [reply];
       for (const call of reply.tool_calls ?? []) {
@@ -126,6 +130,9 @@ export function createActivities(config: ActivityConfig) {
           key: key(req.runId, call.id),
           sendKey: false,
           onReply: () => crashPoint('tracker.accepted', where(detail)),
+        }).catch((err: unknown) => {
+          // A retry of the turn repeats every call before this one: its outcome is never "not sent".
+          throw asActivityError(err, true);
         });
         await crashPoint('tool.returned', where(detail));
         messages.push({ role: 'tool', tool_call_id: call.id, content: result.output });
@@ -152,8 +159,10 @@ export function createActivities(config: ActivityConfig) {
                 trackerUrl: req.trackerUrl ?? config.trackerUrl,
                 repo: req.repo,
                 key: callKey,
-                byKey: req.sendKey,
+                byKey: req.sendKey && !req.keyExpired,
                 signal,
+              }).catch((err: unknown) => {
+                throw asActivityError(err, true);
               });
         await crashPoint('lookup.returned', where(detail));
         return answer;

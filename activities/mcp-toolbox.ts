@@ -7,7 +7,7 @@ import { isStdio, type McpConfig } from '../mcp/config';
 import { KEY_META, OUTCOME_META, TOOL_META, type LookupResult, type ToolIdempotency } from '../mcp/conventions';
 import type { ToolSpec } from '../workflows/tools';
 import { refused, ReceiverUnavailableError } from './errors';
-import type { LookupAnswer, ToolOutput } from './tracker-tools';
+import type { LookupAnswer, ToolOutput } from '../tracker/tools';
 
 /**
  * What the ladder needs to know about an MCP tool, from the server's annotations: `readOnlyHint` and
@@ -58,6 +58,12 @@ export interface McpCallOptions {
    * settles nothing: the error is thrown plainly (outcome unknown) instead of as a refusal. Default `false`.
    */
   retrying?: boolean;
+  /**
+   * The tool changes something and its server does not honour keys: an error result whose `_meta`
+   * does not say the tool did nothing (`outcome: "none"`) may hide an effect, so its outcome is
+   * unknown. Default `false`: an error result means nothing happened unless it says `"unknown"`.
+   */
+  errorMayHideEffect?: boolean;
 }
 
 /** Thrown when no request could be sent: the server could not be started or refused the connection. */
@@ -113,8 +119,9 @@ export class McpToolbox {
 
   /**
    * Calls one tool. The result is the tool's text. A tool error fails without retry (nothing happened,
-   * the model is told why) unless the server marks its outcome unknown; a call cut off after it was
-   * sent is thrown plainly so the ladder treats its outcome as unknown.
+   * the model is told why) when the server says so or the tool is safe to repeat; one that the server
+   * marks `unknown`, or one from an effectful unkeyed tool that says nothing (`errorMayHideEffect`),
+   * is thrown plainly, as is a call cut off after it was sent: the ladder settles its outcome.
    */
   async callTool(server: string, tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<ToolOutput> {
     const result = await this.withClient(server, options, (client) =>
@@ -125,7 +132,8 @@ export class McpToolbox {
     );
     const text = textOf(result.content);
     if (result.isError) {
-      if (result._meta?.[OUTCOME_META] === 'unknown') {
+      const outcome = result._meta?.[OUTCOME_META];
+      if (outcome === 'unknown' || (outcome !== 'none' && options.errorMayHideEffect)) {
         throw new ReceiverUnavailableError(server, null, `MCP tool ${tool} failed and may have acted: ${text}`);
       }
       throw refused(`MCP tool ${tool} failed: ${text}`, 'ToolError');

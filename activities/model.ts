@@ -1,12 +1,12 @@
 import OpenAI from 'openai';
 import { refused } from './errors';
-import type { ChatMessage, ModelRequest } from '../workflows/types';
+import type { ModelReply, ModelRequest } from '../workflows/types';
 
 /**
  * Asks the model for its next reply. Retries are Temporal's, so the client's own are off. A 4xx
  * (other than rate limits and timeouts) is the provider refusing this conversation: no retry.
  */
-export async function askModel(client: OpenAI, model: string, req: ModelRequest, signal?: AbortSignal): Promise<ChatMessage> {
+export async function askModel(client: OpenAI, model: string, req: ModelRequest, signal?: AbortSignal): Promise<ModelReply> {
   let res: OpenAI.Chat.Completions.ChatCompletion;
   try {
     res = await client.chat.completions.create(
@@ -24,14 +24,15 @@ export async function askModel(client: OpenAI, model: string, req: ModelRequest,
     }
     throw err;
   }
-  const message = res.choices[0]?.message;
-  if (!message) throw refused('model reply has no choices', 'ModelRefused');
-  const toolCalls = (message.tool_calls ?? []).filter((c) => c.type === 'function');
-  return {
-    role: 'assistant',
-    content: message.content ?? null,
+  const choice = res.choices[0];
+  if (!choice?.message) throw refused('model reply has no choices', 'ModelRefused');
+  const toolCalls = (choice.message.tool_calls ?? []).filter((c) => c.type === 'function');
+  const message = {
+    role: 'assistant' as const,
+    content: choice.message.content ?? null,
     ...(toolCalls.length > 0
       ? { tool_calls: toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.function.name, arguments: c.function.arguments } })) }
       : {}),
   };
+  return { message, finishReason: choice.finish_reason ?? null };
 }

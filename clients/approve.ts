@@ -1,6 +1,6 @@
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { approveSignal } from '../workflows/signals';
-import { existingRun, withClient } from './connect';
+import { waitingRun, withClient } from './connect';
 
 const USAGE = 'npm run approve -- WORKFLOW_ID CALL_ID [--deny --reason TEXT] [--by NAME]';
 
@@ -20,10 +20,11 @@ async function main(): Promise<void> {
   if (values.reason && !values.deny) throw new UsageError('--reason goes with --deny', USAGE);
   const [workflowId, callId] = positionals;
   await withClient(async ({ client }) => {
-    const { handle, pending } = await existingRun(client, workflowId);
-    if (!pending.approvals.some((a) => a.callId === callId)) {
-      const waiting = pending.approvals.map((a) => a.callId).join(', ') || 'none';
-      throw new Error(`call ${callId} of ${workflowId} is not waiting for approval (waiting: ${waiting})`);
+    // From the run's memo, not a query: a person can decide while no worker is alive.
+    const { handle, waiting } = await waitingRun(client, workflowId);
+    if (!waiting.approvals.some((a) => a.callId === callId)) {
+      const names = waiting.approvals.map((a) => a.callId).join(', ') || 'none';
+      throw new Error(`call ${callId} of ${workflowId} is not waiting for approval (waiting: ${names})`);
     }
     await handle.signal(approveSignal, { callId, approved: !values.deny, by: values.by!, reason: values.reason });
     console.log(`${values.deny ? 'denied' : 'approved'} ${callId} of ${workflowId}`);

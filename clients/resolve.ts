@@ -1,12 +1,14 @@
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { resolveSignal } from '../workflows/signals';
-import { existingRun, withClient } from './connect';
+import { waitingRun, withClient } from './connect';
 
-const USAGE = 'npm run resolve -- WORKFLOW_ID CALL_ID --happened|--not-happened [--result JSON] [--by NAME]';
+const USAGE = 'npm run resolve -- WORKFLOW_ID QUESTION_ID|CALL_ID --happened|--not-happened [--result JSON] [--by NAME]';
 
 /**
  * `npm run resolve`: answers the run's question whether a call happened. `--happened` settles it
- * (with `--result`, what it returned); `--not-happened` makes the run send it again.
+ * (with `--result`, what it returned); `--not-happened` makes the run send it again. The question is
+ * named by its id (`CALL_ID#N`, as `npm run status` lists it), or by its call's id when that call has
+ * one open question; the answer names that question, so the run takes it for no other.
  */
 async function main(): Promise<void> {
   const { values, positionals } = parseCommandLine(
@@ -20,18 +22,20 @@ async function main(): Promise<void> {
     USAGE,
     true,
   );
-  if (positionals.length !== 2) throw new UsageError('give a workflow id and a call id', USAGE);
+  if (positionals.length !== 2) throw new UsageError('give a workflow id and a question id (or a call id)', USAGE);
   if (values.happened === values['not-happened']) throw new UsageError('give exactly one of --happened, --not-happened', USAGE);
   if (values.result && !values.happened) throw new UsageError('--result goes with --happened', USAGE);
-  const [workflowId, callId] = positionals;
+  const [workflowId, named] = positionals;
   await withClient(async ({ client }) => {
-    const { handle, pending } = await existingRun(client, workflowId);
-    if (!pending.questions.some((q) => q.callId === callId)) {
-      const open = pending.questions.map((q) => q.callId).join(', ') || 'none';
-      throw new Error(`no open question about call ${callId} of ${workflowId} (open: ${open})`);
+    // From the run's memo, not a query: a person can answer while no worker is alive.
+    const { handle, waiting } = await waitingRun(client, workflowId);
+    const question = waiting.questions.find((q) => q.questionId === named || q.callId === named);
+    if (!question?.questionId) {
+      const open = waiting.questions.map((q) => q.questionId).join(', ') || 'none';
+      throw new Error(`no open question ${named} in ${workflowId} (open: ${open})`);
     }
-    await handle.signal(resolveSignal, { callId, happened: values.happened!, result: values.result, by: values.by });
-    console.log(`${callId} of ${workflowId}: ${values.happened ? 'happened' : 'did not happen, will run again'}`);
+    await handle.signal(resolveSignal, { questionId: question.questionId, happened: values.happened!, result: values.result, by: values.by });
+    console.log(`${question.questionId} of ${workflowId}: ${values.happened ? 'happened' : 'did not happen, will run again'}`);
   });
 }
 

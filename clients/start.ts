@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
+import { parseDuration } from '../common/duration';
 import type { agentWorkflow } from '../workflows/agent';
 import { TOOL_SPECS } from '../workflows/tools';
 import type { AgentInput } from '../workflows/types';
 import { withClient } from './connect';
 
 const USAGE =
-  'npm run start -- --task TEXT [--repo NAME] [--keyless] [--no-lookup] [--approve TOOL,...] [--mcp SERVER,...] [--wait]';
+  'npm run start -- --task TEXT [--repo NAME] [--keyless] [--no-lookup] [--approve TOOL,...] [--approval-timeout DURATION] [--mcp SERVER,...] [--wait]';
 
 /**
  * `npm run start`: starts one agent run with a fresh run id and prints its workflow id; with
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
       keyless: { type: 'boolean', default: false },
       'no-lookup': { type: 'boolean', default: false },
       approve: { type: 'string', default: '' },
+      'approval-timeout': { type: 'string' },
       mcp: { type: 'string', default: '' },
       wait: { type: 'boolean', default: false },
     },
@@ -37,6 +39,15 @@ async function main(): Promise<void> {
     throw new UsageError(`unknown tool ${unknown.join(', ')} in --approve (tools: ${known.join(', ')})`, USAGE);
   }
 
+  let approvalTimeoutMs: number | undefined;
+  if (values['approval-timeout'] !== undefined) {
+    try {
+      approvalTimeoutMs = parseDuration(values['approval-timeout']);
+    } catch (err) {
+      throw new UsageError(`bad --approval-timeout: ${(err as Error).message}`, USAGE);
+    }
+  }
+
   // Fresh for every run and never reused: each call's idempotency key is made from it.
   const runId = randomUUID();
   const input: AgentInput = {
@@ -46,6 +57,7 @@ async function main(): Promise<void> {
     keyless: values.keyless,
     lookup: !values['no-lookup'],
     approve,
+    ...(approvalTimeoutMs !== undefined ? { approvalTimeoutMs } : {}),
     ...(mcpServers.length > 0 ? { mcpServers } : {}),
   };
   await withClient(async ({ client, taskQueue }) => {

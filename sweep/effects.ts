@@ -1,4 +1,4 @@
-import { traceLine } from '../activities/tracker-tools';
+import { traceLine } from '../tracker/tools';
 import { key } from '../common/key';
 import type { Store } from '../tracker/store';
 

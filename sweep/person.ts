@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { key } from '../common/key';
-import { traceLine } from '../activities/tracker-tools';
+import { traceLine } from '../tracker/tools';
 import type { Store } from '../tracker/store';
 import { approveSignal, resolveSignal } from '../workflows/signals';
 import type { CrashEvent } from './crash-control';
@@ -54,8 +54,8 @@ export class ScriptedPerson {
       this.questions.set(run.workflowId, seen);
       if (seen.has(event.detail)) return; // a restart re-ran the task that asked: the same question
       seen.add(event.detail);
-      const [, callId] = event.detail.split(' ');
-      this.track(this.answer(run, callId));
+      const [, questionId] = event.detail.split(' ');
+      this.track(this.answer(run, questionId));
     } else if (event.name === 'approval.pending') {
       const [, callId] = event.detail.split(' ');
       const seen = this.approvals.get(run.workflowId) ?? new Set<string>();
@@ -79,17 +79,18 @@ export class ScriptedPerson {
     }
   }
 
-  private async answer(run: PersonRun, callId: string): Promise<void> {
+  private async answer(run: PersonRun, questionId: string): Promise<void> {
+    const callId = questionId.slice(0, questionId.lastIndexOf('#'));
     try {
       const truth = findEffect(run, callId);
       await this.client.workflow.getHandle(run.workflowId).signal(resolveSignal, {
-        callId,
+        questionId,
         happened: truth !== null,
         result: truth ?? undefined,
         by: 'scripted person',
       });
     } catch (err) {
-      this.errors.push(`${run.workflowId}: answering for ${callId}: ${(err as Error).message}`);
+      this.errors.push(`${run.workflowId}: answering ${questionId}: ${(err as Error).message}`);
     }
   }
 

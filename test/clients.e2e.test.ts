@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ROOT } from './helpers/processes';
-import { eventually } from './helpers/runs';
-import { useSystemWithWorker } from './helpers/system';
+import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/tuning';
+import { WAITING_MEMO } from '../workflows/signals';
+import type { WaitingState } from '../workflows/types';
+import { eventually, startRun } from './helpers/runs';
+import { startWorkerChild, useSystemWithWorker, type WorkerChild } from './helpers/system';
 
 const run = promisify(execFile);
 const TASK_QUEUE = 'clients-e2e';
@@ -78,4 +81,43 @@ describe('command-line clients against a real dev server', () => {
     expect(down.code).toBe(1);
     expect(down.stderr).toMatch(/^cannot reach Temporal at 127.0.0.1:1 \(set TEMPORAL_ADDRESS\)/);
   });
+
+  test('with every worker dead, a person still approves and answers: the clients read the run\'s memo, and the run goes on once a worker is back', async () => {
+    const taskQueue = 'clients-no-worker';
+    const children: WorkerChild[] = [];
+    const cliOn = (script: string, args: string[]) => cli(script, args, { TASK_QUEUE: taskQueue });
+    try {
+      // Keyless, no lookup: a kill after the tracker took create_issue leaves a question for a person.
+      const { handle } = await startRun(system().env.client, taskQueue, { repo: 'cli-no-worker', keyless: true, lookup: false, approve: ['comment_on_issue'], trackerUrl: system().trackers.keyless.url, timeouts: SWEEP_TIMEOUTS }, SWEEP_WORKFLOW_TASK_TIMEOUT);
+      const waitingFor = async () => ((await handle.describe()).memo?.[WAITING_MEMO] as WaitingState | undefined) ?? { approvals: [], questions: [] };
+      const first = startWorkerChild(system(), taskQueue, { targets: { [handle.workflowId]: { name: 'tracker.accepted', detail: 'create_issue call_create_1' } } });
+      children.push(first);
+      await first.waitForEvent((e) => e.type === 'parked');
+      await first.kill('SIGKILL');
+      // The next worker asks the question and is killed while the run waits for the answer.
+      const second = startWorkerChild(system(), taskQueue);
+      children.push(second);
+      await eventually(async () => (await waitingFor()).questions.length > 0, 60_000);
+      await second.kill('SIGKILL');
+
+      // The person finds the issue in the tracker and gives its record as the call's result.
+      const { comments: _c, ...made } = system().trackers.keyless.store.contents('cli-no-worker')[0];
+      const answered = await cliOn('resolve', [handle.workflowId, 'call_create_1', '--happened', '--result', JSON.stringify(made)]);
+      expect(answered).toMatchObject({ code: 0, stdout: expect.stringContaining('call_create_1#1') });
+      const third = startWorkerChild(system(), taskQueue);
+      children.push(third);
+      await eventually(async () => (await waitingFor()).approvals.some((a) => a.callId === 'call_comment_1'), 60_000);
+      await third.kill('SIGKILL');
+
+      const approved = await cliOn('approve', [handle.workflowId, 'call_comment_1']);
+      expect(approved).toMatchObject({ code: 0, stdout: expect.stringContaining('approved call_comment_1') });
+      children.push(startWorkerChild(system(), taskQueue));
+      const result = await handle.result();
+      expect(system().trackers.keyless.store.counts('cli-no-worker')).toEqual({ issues: 2, comments: 1 });
+      expect(result.questionsAsked).toBe(1);
+      expect(await waitingFor()).toEqual({ approvals: [], questions: [] });
+    } finally {
+      for (const c of children) await c.kill();
+    }
+  }, 180_000);
 });

@@ -71,14 +71,18 @@ describe('worker SIGKILLed mid-run: each rung of the resolution ladder', () => {
     const input = { repo: 'kill-person', keyless: true, lookup: false, trackerUrl: system.trackers.keyless.url };
     const { handle } = await killAt('person', input, { name: 'tracker.accepted', detail: 'comment_on_issue call_comment_1' });
     const question = await eventually(async () => (await handle.query(pendingQuery)).questions[0], 60_000);
-    expect(question).toMatchObject({ callId: 'call_comment_1', tool: 'comment_on_issue' });
+    expect(question).toMatchObject({ callId: 'call_comment_1', questionId: 'call_comment_1#1', tool: 'comment_on_issue' });
     // The person checks the tracker by hand, as the scripted person of the sweep does.
     expect(system.trackers.keyless.store.counts('kill-person').comments).toBe(1);
-    await handle.signal(resolveSignal, { callId: 'call_comment_1', happened: true, by: 'carol' });
+    // A second operator answers the same question the other way, right after: the run takes the
+    // first answer and refuses the second, which must never be kept to answer a later question.
+    await handle.signal(resolveSignal, { questionId: 'call_comment_1#1', happened: true, by: 'carol' });
+    await handle.signal(resolveSignal, { questionId: 'call_comment_1#1', happened: false, by: 'dan' });
     const result = await handle.result();
     expect(system.trackers.keyless.store.counts('kill-person')).toEqual({ issues: 2, comments: 1 });
     expect(result.rungs.call_comment_1).toBe('person');
     expect(result.questionsAsked).toBe(1);
+    expect((await handle.query(pendingQuery)).refusedAnswers).toEqual([{ questionId: 'call_comment_1#1', by: 'dan', why: 'the question already has an answer' }]);
   });
 
   test('approval pending when the worker dies: the approval is signalled while no worker lives, is not lost, and the tool runs once', async () => {

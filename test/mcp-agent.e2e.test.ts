@@ -57,6 +57,7 @@ useSystemWithWorker(TASK_QUEUE, async (started) => {
         'dies-mid-call-keyless': node('sweep/mcp-process.ts', ['--tracker', keyless], { MCP_CRASH_PLAN: planFile }),
         plain: node('test/fixtures/plain-mcp-server.ts', [], { TRACKER_URL: keyed, REPO: 'plain-clean' }),
         'plain-killed': node('test/fixtures/plain-mcp-server.ts', [], { TRACKER_URL: keyed, REPO: 'plain-killed' }),
+        'plain-fails-after': node('test/fixtures/plain-mcp-server.ts', [], { TRACKER_URL: keyed, REPO: 'plain-fails-after', FAIL_AFTER_ACTING: 'create_issue' }),
         down: { url: 'http://127.0.0.1:9/mcp' },
         'dies-for-good': { url: doomedUrl },
       },
@@ -140,12 +141,26 @@ describe('a third-party-style MCP server plugged in by JSON configuration', () =
     await first.kill('SIGKILL');
     children.push(startWorkerChild(system, taskQueue, undefined, env));
     const question = await eventually(async () => (await handle.query(pendingQuery)).questions[0], 60_000);
-    expect(question).toMatchObject({ callId: 'call_search_1', tool: 'search_issues' });
-    await handle.signal(resolveSignal, { callId: 'call_search_1', happened: false, by: 'erin' });
+    expect(question).toMatchObject({ callId: 'call_search_1', questionId: 'call_search_1#1', tool: 'search_issues' });
+    await handle.signal(resolveSignal, { questionId: 'call_search_1#1', happened: false, by: 'erin' });
     const result = await handle.result();
     expect(result.rungs.call_search_1).toBe('person');
     expect(result.questionsAsked).toBe(1);
     expect(system.trackers.keyed.store.counts('plain-killed')).toEqual({ issues: 2, comments: 1 });
+  });
+
+  test('its effectful tool that acted and then answered with an error is in doubt, not "nothing happened": a person settles it, no duplicate', async () => {
+    const repo = 'plain-fails-after';
+    const { handle } = await run({ repo: 'unused', mcpServers: ['plain-fails-after'] });
+    const question = await eventually(async () => (await handle.query(pendingQuery)).questions[0], 60_000);
+    expect(question).toMatchObject({ questionId: 'call_create_1#1', tool: 'create_issue', reason: expect.stringMatching(/upstream timed out/) });
+    // The person finds the issue the call made, and gives its record as the call's result.
+    const [made] = system.trackers.keyed.store.contents(repo);
+    const { comments: _c, ...issue } = made;
+    await handle.signal(resolveSignal, { questionId: 'call_create_1#1', happened: true, result: JSON.stringify(issue), by: 'grace' });
+    const result = await handle.result();
+    expect(result.rungs.call_create_1).toBe('person');
+    expect(system.trackers.keyed.store.counts(repo)).toEqual({ issues: 2, comments: 1 });
   });
 });
 
@@ -179,9 +194,9 @@ describe('MCP servers that fail', () => {
     const repo = 'mcp-stays-down';
     const { handle } = await run({ repo, keyless: true, lookup: false, mcpServers: ['dies-for-good'], trackerUrl: system.trackers.keyless.url });
     const question = await eventually(async () => (await handle.query(pendingQuery)).questions[0], 60_000);
-    expect(question).toMatchObject({ callId: 'call_create_1', tool: 'create_issue' });
+    expect(question).toMatchObject({ callId: 'call_create_1', questionId: 'call_create_1#1', tool: 'create_issue' });
     expect(system.trackers.keyless.store.counts(repo).issues).toBe(1);
-    await handle.signal(resolveSignal, { callId: 'call_create_1', happened: true, by: 'frank' });
+    await handle.signal(resolveSignal, { questionId: 'call_create_1#1', happened: true, by: 'frank' });
     const result = await handle.result();
     const create2 = result.calls.find((c) => c.callId === 'call_create_2')!;
     expect(create2.status).toBe('failed');

@@ -91,3 +91,44 @@ describe.each(Object.keys(transports) as Array<keyof typeof transports>)('MCP tr
     expect(store.counts(repo).issues).toBe(0);
   });
 });
+
+describe('what the server advertises is what its tracker does', () => {
+  const writesMeta = async (tracker: string) => {
+    const client = new Client({ name: 'test', version: '0.0.0' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', path.join(ROOT, 'mcp', 'server.ts'), '--tracker', tracker],
+      cwd: ROOT,
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (d) => (stderr += String(d)));
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      return { meta: tools.find((t) => t.name === 'create_issue')!._meta, stderr };
+    } finally {
+      await client.close();
+    }
+  };
+
+  test('in front of a keyless tracker the writes are advertised as unkeyed, so a client never repeats them blindly', async () => {
+    const keylessStore = new Store(':memory:');
+    const keyless = buildTracker({ store: keylessStore, keyless: true });
+    await keyless.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { meta } = await writesMeta(`http://127.0.0.1:${(keyless.server.address() as AddressInfo).port}`);
+      expect(meta).toEqual({ idempotency: { keyed: false, lookup: 'lookup_call' } });
+    } finally {
+      await keyless.close();
+      keylessStore.close();
+    }
+  }, 60_000);
+
+  test('a tracker it cannot reach counts as keyless, and the server says why on stderr', async () => {
+    const { meta, stderr } = await writesMeta('http://127.0.0.1:9');
+    expect(meta).toEqual({ idempotency: { keyed: false, lookup: 'lookup_call' } });
+    expect(stderr).toMatch(/writes advertised as unkeyed, because it cannot be reached/);
+  }, 60_000);
+});
+

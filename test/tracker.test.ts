@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildTracker, REPLAYED_HEADER, RETENTION_HEADER } from '../tracker/app';
 import { Store } from '../tracker/store';
-import { startChild } from './helpers/processes';
+import { ROOT, startChild } from './helpers/processes';
+import { callTrackerTool, lookupTrackerCall } from '../tracker/tools';
 
 const json = { 'content-type': 'application/json' };
 
@@ -107,10 +108,30 @@ describe('tracker: idempotency keys', () => {
     clock += 59_999;
     expect((await createIssue(app, { title: 'A', body: 'x' }, 'k1')).headers[REPLAYED_HEADER]).toBe('true');
     clock += 1;
-    expect((await app.inject({ method: 'GET', url: '/idempotency/k1' })).statusCode).toBe(404);
+    // The tracker knows the key existed: "expired" (410) is not "never sent" (404), which a lookup
+    // would read as "the call did not happen".
+    const expired = await app.inject({ method: 'GET', url: '/idempotency/k1' });
+    expect([expired.statusCode, expired.json().error]).toEqual([410, 'key_expired']);
     const late = await createIssue(app, { title: 'A', body: 'x' }, 'k1');
     expect(late.headers[REPLAYED_HEADER]).toBeUndefined();
     expect(store.counts('demo').issues).toBe(2);
+  });
+
+  test('a lookup of a call whose key expired finds it by its trace line, never reads "expired" as "did not happen"', async () => {
+    let clock = 1_000_000;
+    const { app } = tracker({ keyTtlMs: 60_000, now: () => clock });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const ctx = { trackerUrl: url, repo: 'demo', key: 'k-expiring' };
+      await callTrackerTool('create_issue', { title: 'A', body: 'x' }, { ...ctx, sendKey: true });
+      expect(await lookupTrackerCall('create_issue', { ...ctx, byKey: true })).toMatchObject({ happened: true });
+      clock += 60_000;
+      // The key is gone from the tracker's memory; the issue it created is not.
+      expect(await lookupTrackerCall('create_issue', { ...ctx, byKey: true })).toMatchObject({ happened: true, output: expect.stringContaining('"number":1') });
+      expect(await lookupTrackerCall('create_issue', { ...ctx, key: 'k-never-sent', byKey: true })).toEqual({ happened: false });
+    } finally {
+      await app.close();
+    }
   });
 
   test('keyless mode ignores the header, so a repeat creates a second issue, and refuses key lookups', async () => {
@@ -207,3 +228,31 @@ describe('tracker: durability', () => {
     expect(child.proc.exitCode).toBe(2);
   });
 });
+
+describe('the tracker client', () => {
+  test('the tracker client, its tools and the MCP server load without any Temporal module', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const script = "for (const m of ['./tracker/client', './tracker/tools', './mcp/tracker-server']) require(m); " +
+      "console.log(JSON.stringify(Object.keys(require.cache).filter((k) => k.includes('@temporalio'))))";
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', script], { cwd: ROOT });
+    expect(JSON.parse(stdout)).toEqual([]);
+  }, 30_000);
+
+  test('a refused connection is "not sent": a first attempt is refused (nothing happened), a retry stays unknown', async () => {
+    const { asActivityError } = await import('../activities/errors');
+    const { ApplicationFailure } = await import('@temporalio/common');
+    // A port nothing listens on: take one, then free it.
+    const { app } = tracker();
+    const closed = await app.listen({ port: 0, host: '127.0.0.1' });
+    await app.close();
+    const err = await callTrackerTool('create_issue', { title: 'A', body: 'x' }, { trackerUrl: closed, repo: 'demo', key: 'k', sendKey: true }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ name: 'ReceiverUnavailableError', notSent: true });
+    const first = asActivityError(err, false) as InstanceType<typeof ApplicationFailure>;
+    expect([first.nonRetryable, first.type]).toEqual([true, 'ReceiverUnreachable']);
+    expect(asActivityError(err, true)).toBe(err); // an earlier attempt may have acted
+    const bad = await callTrackerTool('create_issue', { title: '' }, { trackerUrl: closed, repo: 'demo', key: 'k', sendKey: true }).catch((e: unknown) => e);
+    expect(asActivityError(bad, true)).toMatchObject({ nonRetryable: true, type: 'InvalidArguments' });
+  });
+});
+

@@ -167,8 +167,10 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
     const key = req.params.key;
     checkKey(key);
     const entry = store.getKey(key);
-    if (!entry || now() - entry.createdMs >= keyTtlMs) {
-      throw new HttpError(404, 'key_not_found', `no request was made with key ${key} in the retention period`);
+    if (!entry) throw new HttpError(404, 'key_not_found', `no request was made with key ${key}`);
+    if (now() - entry.createdMs >= keyTtlMs) {
+      // Not a 404: the call did happen once, and a repeat now would act again.
+      throw new HttpError(410, 'key_expired', `key ${key} was used, but more than ${Math.floor(keyTtlMs / 1000)} s ago: its response is no longer kept`);
     }
     return { key: entry.key, status: entry.status, body: entry.body };
   });

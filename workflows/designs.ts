@@ -53,6 +53,7 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
     runId: input.runId,
     approvals: [],
     questions: questions.open(),
+    refusedAnswers: questions.refused(),
     rungs: {},
     questionsAsked: questions.asked(),
     calls: [],
@@ -93,7 +94,7 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
       if (out.answer !== null) return { answer: out.answer, questionsAsked: questions.asked() };
       continue;
     }
-    const reply = await callModel({ runId: input.runId, messages, tools: toolsForModel() });
+    const { message: reply } = await callModel({ runId: input.runId, messages, tools: toolsForModel() });
     messages.push(reply);
     if (!reply.tool_calls?.length) return { answer: reply.content ?? '', questionsAsked: questions.asked() };
     for (const call of reply.tool_calls) {

@@ -1,21 +1,63 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import { resolveSignal, type ResolveSignal } from './signals';
 import { crashPoints } from './sinks';
-import type { OpenItem } from './types';
+import type { OpenItem, RefusedAnswer } from './types';
+
+/** The id of the `n`th question about a call: an answer names the question it answers. */
+export function questionId(callId: string, n: number): string {
+  return `${callId}#${n}`;
+}
+
+function splitQuestionId(id: string): { callId: string; n: number } | null {
+  const at = id.lastIndexOf('#');
+  const n = Number(id.slice(at + 1));
+  return at > 0 && Number.isInteger(n) && n > 0 ? { callId: id.slice(0, at), n } : null;
+}
+
+/** What `judgeAnswer` looks at: the open questions, those with an answer, and how many were asked per call. */
+export interface QuestionBook {
+  open: ReadonlyMap<string, unknown>;
+  answered: ReadonlyMap<string, unknown>;
+  askedAbout: ReadonlyMap<string, number>;
+}
+
+/**
+ * Why an answer naming `questionId` must be refused, or `null` to take it. Taken: an answer to an open
+ * question, or to the next question about a call, which a worker that died while asking it may have
+ * shown before a restart asks it again. Refused: a second answer, an answer to a question already
+ * settled, to one never asked, or without a question id.
+ */
+export function judgeAnswer(questionId: unknown, book: QuestionBook): string | null {
+  const q = typeof questionId === 'string' ? splitQuestionId(questionId) : null;
+  if (!q) return `not a question id: ${JSON.stringify(questionId)}`;
+  if (book.answered.has(questionId as string)) return 'the question already has an answer';
+  if (book.open.has(questionId as string)) return null;
+  const next = (book.askedAbout.get(q.callId) ?? 0) + 1;
+  if (q.n === next) return null;
+  return q.n < next ? 'the question was already settled' : 'no such question was asked';
+}
 
 /**
  * The last rung of the ladder: questions to a person ("did this call happen?") and their answers,
  * which arrive by the `resolve` signal. Call once per workflow run; it installs the signal handler.
+ * `onChange` is called whenever a question opens or closes.
+ *
+ * Each question has its own id (the call id and the question's number for that call), and an answer
+ * counts only for the question it names. An answer to a question already answered (a double submit,
+ * two operators) or never to be asked is refused and kept in `refused()`, never stored for later: a
+ * stale "it did not happen" must not answer the next question about the same call.
  */
-export function personQuestions() {
+export function personQuestions(onChange: () => void = () => {}) {
   const open = new Map<string, OpenItem>();
   const answers = new Map<string, ResolveSignal>();
+  const askedAbout = new Map<string, number>();
+  const refusedAnswers: RefusedAnswer[] = [];
   let asked = 0;
 
   setHandler(resolveSignal, (answer) => {
-    // Kept until the call's question is asked, even if it comes first: a worker that died while asking
-    // may hand the question to a restart that sees the answer before it asks again. First answer wins.
-    if (!answers.has(answer.callId)) answers.set(answer.callId, answer);
+    const why = judgeAnswer(answer.questionId, { open, answered: answers, askedAbout });
+    if (why) refusedAnswers.push({ questionId: String(answer.questionId), by: answer.by, why });
+    else answers.set(answer.questionId, answer);
   });
 
   return {
@@ -23,16 +65,21 @@ export function personQuestions() {
     open: () => [...open.values()],
     /** Questions asked so far. */
     asked: () => asked,
+    /** Answers refused because their question was not open. */
+    refused: () => [...refusedAnswers],
     /** Asks about one call and waits for the answer. */
-    async ask(item: OpenItem): Promise<ResolveSignal> {
+    async ask(item: Omit<OpenItem, 'questionId'>): Promise<ResolveSignal> {
       asked += 1;
-      open.set(item.callId, item);
-      crashPoints.reached('question.asked', `${item.tool} ${item.callId} #${asked}`);
-      await condition(() => answers.has(item.callId));
-      const answer = answers.get(item.callId)!;
-      answers.delete(item.callId);
-      open.delete(item.callId);
-      return answer;
+      const n = (askedAbout.get(item.callId) ?? 0) + 1;
+      askedAbout.set(item.callId, n);
+      const id = questionId(item.callId, n);
+      open.set(id, { ...item, questionId: id });
+      onChange();
+      crashPoints.reached('question.asked', `${item.tool} ${id}`);
+      await condition(() => answers.has(id));
+      open.delete(id);
+      onChange();
+      return answers.get(id)!;
     },
   };
 }

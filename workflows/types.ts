@@ -48,6 +48,11 @@ export interface AgentInput {
   keyless?: boolean;
   /** Tools that wait for a person's approval before each call, besides those the registry marks. Default none. */
   approve?: string[];
+  /**
+   * How long a call waits for approval; with no decision by then it is denied, nothing of it runs, and
+   * the model is told the approval timed out. Default: no deadline.
+   */
+  approvalTimeoutMs?: number;
   /** Use the lookup rung (ask the receiver whether a call happened). Default `true`. */
   lookup?: boolean;
   /** The model name sent to the provider. Default: the worker's `AGENT_MODEL`. */
@@ -94,10 +99,28 @@ export interface CallRecord {
 /** A call waiting for a person: an approval, or a question whether it happened. */
 export interface OpenItem {
   callId: string;
+  /** For a question: its id, which the answer must name (`CALL_ID#N`, the Nth question about the call). */
+  questionId?: string;
   tool: string;
   args: unknown;
   /** For a question: why the outcome is unknown. */
   reason?: string;
+}
+
+/**
+ * What a run waits for, in its memo: readable with `describe` while no worker is alive, so a person
+ * can approve or answer then. It is as of the last workflow task the server received.
+ */
+export interface WaitingState {
+  approvals: OpenItem[];
+  questions: OpenItem[];
+}
+
+/** An answer from a person that the run did not take, and why. */
+export interface RefusedAnswer {
+  questionId: string;
+  by?: string;
+  why: string;
 }
 
 /** What the `pending` query returns. */
@@ -105,6 +128,8 @@ export interface PendingState {
   runId: string;
   approvals: OpenItem[];
   questions: OpenItem[];
+  /** Answers to questions that were not open (already answered, or never asked). */
+  refusedAnswers: RefusedAnswer[];
   rungs: Record<string, Rung>;
   questionsAsked: number;
   calls: CallRecord[];
@@ -132,6 +157,14 @@ export interface ModelRequest {
   tools: Array<{ type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }>;
 }
 
+/** What the model activity returns. */
+export interface ModelReply {
+  /** The reply as it goes into the conversation, tool-call ids included. */
+  message: ChatMessage;
+  /** Why the model stopped (`stop`, `tool_calls`, `length`, ...): `length` means its tool calls may be cut off. */
+  finishReason: string | null;
+}
+
 /** Input of a tool activity and of a lookup. */
 export interface ToolRequest {
   runId: string;
@@ -146,6 +179,10 @@ export interface ToolRequest {
   server?: string;
   /** For a lookup over MCP: the server's tool that answers whether the call happened. */
   lookupTool?: string;
+  /** For a lookup: the call's key may have expired at the receiver, so only a search can tell. */
+  keyExpired?: boolean;
+  /** Over MCP: the tool changes something without honouring keys, so an unexplained error may hide an effect. */
+  errorMayHideEffect?: boolean;
 }
 
 /** Input of the activity that lists the tools of a run's MCP servers. */

@@ -1,5 +1,5 @@
-import { refused } from './errors';
-import { trackerRequest, type RequestOptions } from './tracker-client';
+import { ReceiverRefusedError } from '../common/receiver-errors';
+import { trackerRequest, type RequestOptions } from './client';
 
 /** What a tool call needs to reach the tracker. */
 export interface ToolCallContext {
@@ -34,12 +34,12 @@ function str(args: Record<string, unknown>, name: string, required = true): stri
   const value = args[name];
   if (value === undefined && !required) return undefined;
   if (typeof value !== 'string' || (required && value.length === 0)) {
-    throw refused(`argument ${name} must be a non-empty string`, 'InvalidArguments');
+    throw new ReceiverRefusedError(`argument ${name} must be a non-empty string`, 'InvalidArguments');
   }
   return value;
 }
 
-/** Runs one tracker tool call. Bad arguments are refused without retry, so the model hears why. */
+/** Runs one tracker tool call. Bad arguments are a {@link ReceiverRefusedError}, so the model hears why. */
 export async function callTrackerTool(tool: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolOutput> {
   const repo = encodeURIComponent(ctx.repo);
   const opts: RequestOptions = { signal: ctx.signal, key: ctx.sendKey ? ctx.key : undefined };
@@ -47,7 +47,7 @@ export async function callTrackerTool(tool: string, args: Record<string, unknown
     case 'create_issue': {
       const labels = args.labels;
       if (labels !== undefined && (!Array.isArray(labels) || labels.some((l) => typeof l !== 'string'))) {
-        throw refused('argument labels must be an array of strings', 'InvalidArguments');
+        throw new ReceiverRefusedError('argument labels must be an array of strings', 'InvalidArguments');
       }
       const body = { title: str(args, 'title'), body: withTrace(str(args, 'body', false) ?? '', ctx.key), labels };
       const reply = await trackerRequest(ctx.trackerUrl, 'POST', `/repos/${repo}/issues`, body, { ...opts, onReply: ctx.onReply });
@@ -56,7 +56,7 @@ export async function callTrackerTool(tool: string, args: Record<string, unknown
     case 'comment_on_issue': {
       const number = args.number;
       if (typeof number !== 'number' || !Number.isInteger(number) || number < 1) {
-        throw refused('argument number must be a positive integer', 'InvalidArguments');
+        throw new ReceiverRefusedError('argument number must be a positive integer', 'InvalidArguments');
       }
       const body = { body: withTrace(str(args, 'body')!, ctx.key) };
       const reply = await trackerRequest(ctx.trackerUrl, 'POST', `/repos/${repo}/issues/${number}/comments`, body, {
@@ -79,19 +79,20 @@ export async function callTrackerTool(tool: string, args: Record<string, unknown
       return { output: JSON.stringify({ items }), replayed: false };
     }
     default:
-      throw refused(`unknown tool ${tool}`, 'UnknownTool');
+      throw new ReceiverRefusedError(`unknown tool ${tool}`, 'UnknownTool');
   }
 }
 
-/** The receiver's answer to "did this call happen?", or `null` when it cannot tell. */
+/** The receiver's answer to "did this call happen?". */
 export interface LookupAnswer {
   happened: boolean;
   output?: string;
 }
 
 /**
- * Asks the tracker whether a call happened: by its key when the tracker keeps keys, else by searching
- * for the trace line the call wrote into the issue or comment it created.
+ * Asks the tracker whether a call happened: by its key when the tracker keeps keys and the key is not
+ * known to be expired, else by searching for the trace line the call wrote into the issue or comment
+ * it created. An expired key (410) is not "never sent" (404): then the search decides.
  */
 export async function lookupTrackerCall(
   tool: string,
@@ -103,10 +104,10 @@ export async function lookupTrackerCall(
       'GET',
       `/idempotency/${encodeURIComponent(ctx.key)}`,
       undefined,
-      { signal: ctx.signal, accept: [404] },
+      { signal: ctx.signal, accept: [404, 410] },
     );
     if (reply.status === 404) return { happened: false };
-    return { happened: true, output: JSON.stringify(reply.body.body) };
+    if (reply.status === 200) return { happened: true, output: JSON.stringify(reply.body.body) };
   }
   const trace = traceLine(ctx.key);
   const reply = await trackerRequest<{ items: Array<Record<string, unknown> & { body: string; comments: Array<{ body: string }> }> }>(

@@ -1,4 +1,6 @@
-import { refused, ReceiverUnavailableError } from './errors';
+import { ReceiverRefusedError, ReceiverUnavailableError } from '../common/receiver-errors';
+
+/* The tracker's HTTP client: plain fetch and plain errors, usable from an activity and from the MCP server alike. */
 
 /** A tracker reply. */
 export interface TrackerReply<T = unknown> {
@@ -20,8 +22,9 @@ export interface RequestOptions {
 }
 
 /**
- * One HTTP request to the tracker. A 4xx (other than those in `accept`) is a refusal that fails
- * without retry; a 5xx or a network error is thrown plainly, so Temporal retries it.
+ * One HTTP request to the tracker. A 4xx (other than those in `accept`) is a {@link ReceiverRefusedError};
+ * a 5xx or a network error is a {@link ReceiverUnavailableError}, marked `notSent` when the connection
+ * was refused, so nothing reached the tracker.
  */
 export async function trackerRequest<T>(
   baseUrl: string,
@@ -43,7 +46,8 @@ export async function trackerRequest<T>(
       signal: options.signal,
     });
   } catch (err) {
-    throw new ReceiverUnavailableError(url, null, `tracker unreachable at ${url}: ${(err as Error).message}`);
+    const cause = (err as { cause?: { code?: string } }).cause;
+    throw new ReceiverUnavailableError(url, null, `tracker unreachable at ${url}: ${(err as Error).message}${cause?.code ? ` (${cause.code})` : ''}`, cause?.code === 'ECONNREFUSED');
   }
   if (options.onReply) await options.onReply();
   const text = await res.text();
@@ -58,7 +62,7 @@ export async function trackerRequest<T>(
   }
   if (res.status >= 400 && !(options.accept ?? []).includes(res.status)) {
     const message = (parsed as { message?: string })?.message ?? text;
-    throw refused(`tracker refused ${method} ${path} with ${res.status}: ${message}`, 'TrackerRefused');
+    throw new ReceiverRefusedError(`tracker refused ${method} ${path} with ${res.status}: ${message}`, 'TrackerRefused');
   }
   return { status: res.status, body: parsed as T, replayed: res.headers.get('idempotent-replayed') === 'true' };
 }

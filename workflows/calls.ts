@@ -1,0 +1,145 @@
+import { ActivityFailure } from '@temporalio/workflow';
+import type { AgentActivityProxies } from './agent-activities';
+import type { approvalGate } from './approvals';
+import { settleCall, type Lookup } from './ladder';
+import { attemptTool } from './outcome';
+import type { personQuestions } from './questions';
+import { toolSpec, type ToolSpec } from './tools';
+import type { AgentInput, CallRecord, ToolCall } from './types';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Gives every tool call of a run an identity of its own, for its key, its approval and its questions.
+ * Providers do not promise unique call ids: a reply may reuse an earlier id, or send none. The
+ * provider's id is kept when it is new to the run; otherwise the call is named by its place (turn and
+ * position), so it never acts under another call's key or approval.
+ */
+export function callIdentities() {
+  const used = new Set<string>();
+  return (call: ToolCall, turn: number, position: number): string => {
+    let id = call.id && !used.has(call.id) ? call.id : `${call.id || 'call'}@${turn}.${position}`;
+    while (used.has(id)) id += "'";
+    used.add(id);
+    return id;
+  };
+}
+
+/**
+ * A call's arguments, or why it must not run: arguments that are not a JSON object, or that may have
+ * been cut off because the model stopped at its length limit, are never replaced by defaults.
+ */
+export function parseArguments(call: ToolCall, spec: ToolSpec, finishReason: string | null): Record<string, unknown> | { refused: string } {
+  if (finishReason === 'length') {
+    return { refused: 'the reply was cut off at the length limit, so these arguments may be incomplete; the call was not run' };
+  }
+  const text = call.function.arguments;
+  // Some providers send no text for a call without arguments; that is only safe for a tool that takes none.
+  const takesNone = Object.keys((spec.parameters.properties as object | undefined) ?? {}).length === 0;
+  if ((text ?? '').trim() === '' && takesNone) return {};
+  let args: unknown;
+  try {
+    args = JSON.parse(text);
+  } catch (err) {
+    return { refused: `the arguments are not valid JSON (${(err as Error).message}); the call was not run` };
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return { refused: 'the arguments must be a JSON object; the call was not run' };
+  return args as Record<string, unknown>;
+}
+
+/** What a call runner needs from its run. */
+export interface CallRunnerDeps {
+  input: AgentInput;
+  specs: readonly ToolSpec[];
+  activities: AgentActivityProxies;
+  approvals: ReturnType<typeof approvalGate>;
+  questions: ReturnType<typeof personQuestions>;
+  /** Where the run keeps its record of every call. */
+  calls: CallRecord[];
+}
+
+/** Runs one tool call of a reply: its arguments checked, its approval if it needs one, then settled on the ladder. */
+export function callRunner({ input, specs, activities, approvals, questions, calls }: CallRunnerDeps) {
+  const approvalTools = new Set(input.approve ?? []);
+  const identity = callIdentities();
+
+  return async function runCall(call: ToolCall, place: { turn: number; position: number; finishReason: string | null }): Promise<string> {
+    const callId = identity(call, place.turn, place.position);
+    const spec = toolSpec(call.function.name, specs);
+    const record: CallRecord = { callId, tool: call.function.name, args: call.function.arguments, status: 'running', attempts: 0 };
+    calls.push(record);
+    const fail = (error: string) => {
+      record.status = 'failed';
+      return (record.result = JSON.stringify({ error }));
+    };
+    if (!spec) return fail(`unknown tool ${call.function.name}`);
+    const parsed = parseArguments(call, spec, place.finishReason);
+    if ('refused' in parsed && typeof parsed.refused === 'string') return fail(parsed.refused);
+    const args = spec.takesRepo ? { ...parsed, repo: input.repo } : parsed;
+    record.args = args;
+
+    if (spec.needsApproval || approvalTools.has(spec.name)) {
+      record.status = 'waiting-approval';
+      const decision = await approvals.request({ callId, tool: spec.name, args });
+      if (!decision.approved) {
+        record.status = 'denied';
+        return (record.result = `denied by ${decision.by}${decision.reason ? `: ${decision.reason}` : ''}`);
+      }
+    }
+
+    const request = {
+      runId: input.runId,
+      callId,
+      tool: spec.name,
+      args,
+      repo: input.repo,
+      sendKey: spec.sendsKey,
+      trackerUrl: input.trackerUrl,
+      server: spec.server,
+      ...(spec.server && !spec.readOnly && !spec.idempotent && !spec.sendsKey ? { errorMayHideEffect: true } : {}),
+    };
+    // A tool over MCP says itself whether its receiver honours keys; the run's `keyless` describes the
+    // tracker that the built-in tools call.
+    const keyed = spec.sendsKey && (spec.server !== undefined || !input.keyless);
+    const settled = await settleCall(
+      {
+        readOnly: spec.readOnly,
+        idempotent: spec.idempotent,
+        keyed,
+        retentionMs: input.keyRetentionMs ?? DAY_MS,
+        canLookup: spec.lookup && (input.lookup ?? true),
+      },
+      {
+        now: () => Date.now(),
+        status: (s) => (record.status = s),
+        attempt: async (repeat) => {
+          record.attempts += 1;
+          const outcome = await attemptTool(() => activities.runTool(request, repeat));
+          if (outcome.kind === 'ok') record.attempts += outcome.response.attempt - 1;
+          return outcome;
+        },
+        lookup: async (keyExpired): Promise<Lookup> => {
+          try {
+            const found = await activities.lookupCall({
+              ...request,
+              // Over MCP the lookup tool gets the call's tool and key, and the run's repo if it takes one.
+              args: spec.server ? (spec.takesRepo ? { repo: input.repo } : {}) : args,
+              sendKey: keyed,
+              lookupTool: spec.lookupTool,
+              keyExpired,
+            });
+            return found.happened ? { kind: 'happened', output: found.output } : { kind: 'not-happened' };
+          } catch (err) {
+            // Only a failed lookup means "cannot tell"; a cancellation of the run goes on up.
+            if (!(err instanceof ActivityFailure)) throw err;
+            return { kind: 'cannot-tell', reason: err.cause?.message ?? err.message };
+          }
+        },
+        ask: (reason) => questions.ask({ callId, tool: spec.name, args, reason }),
+      },
+    );
+    record.status = settled.status;
+    record.rung = settled.rung;
+    return (record.result = settled.output);
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * The resolution ladder: how a tool call whose outcome is unknown gets settled.
+ *
+ *   1. repeat it, if a repeat is harmless (the tool only reads, is idempotent, or sent a key the
+ *      receiver still holds);
+ *   2. else ask the receiver whether it happened;
+ *   3. else ask a person.
+ *
+ * Pure logic with its inputs explicit (one attempt, a lookup, a question, a clock), so it can be read
+ * and tested without Temporal; the agent workflow gives it activities, a signal and workflow time.
+ */
+import type { Rung, ToolResponse } from './types';
+
+/** How one attempt at a tool call ended, as far as the caller can tell. */
+export type Attempt =
+  | { kind: 'ok'; response: ToolResponse }
+  /** The receiver refused the request: nothing happened, and running it again would not help. */
+  | { kind: 'refused'; message: string }
+  /** The attempt may or may not have taken effect: it timed out, its worker died, or the answer was lost. */
+  | { kind: 'unknown'; reason: string };
+
+/** The receiver's answer to "did this call happen?". */
+export type Lookup =
+  | { kind: 'happened'; output?: string }
+  | { kind: 'not-happened' }
+  /** The receiver cannot say (its record of the key expired, it keeps none, it failed): ask a person. */
+  | { kind: 'cannot-tell'; reason: string };
+
+/** A person's answer to "did this call happen?". */
+export interface Answer {
+  happened: boolean;
+  /** What the call returned, if the person knows. */
+  result?: string;
+  by?: string;
+}
+
+/** What the ladder needs to know about the tool and its receiver. */
+export interface LadderTool {
+  /** Only reads: a repeat is harmless, and an unanswered read changes nothing. */
+  readOnly: boolean;
+  /** Changes something, but doing it twice leaves the same state as once. */
+  idempotent: boolean;
+  /** The call carries an idempotency key that its receiver honours. */
+  keyed: boolean;
+  /** How long the receiver keeps a key after the call's first attempt. */
+  retentionMs: number;
+  /** The receiver can be asked whether the call happened. */
+  canLookup: boolean;
+}
+
+/** How the ladder acts; the workflow supplies activities, a signal and workflow time. */
+export interface LadderIO {
+  /**
+   * One attempt at the call. With `repeat`, the runtime may run it again by itself after an unknown
+   * outcome, but only within `repeat.withinMs` of now when that is set (the key's remaining life).
+   */
+  attempt(repeat: { harmless: boolean; withinMs?: number }): Promise<Attempt>;
+  /** Asks the receiver; `keyExpired` says the key may be gone, so only a search can tell. */
+  lookup(keyExpired: boolean): Promise<Lookup>;
+  /** Asks a person and waits for the answer. */
+  ask(reason: string): Promise<Answer>;
+  /** Milliseconds since the epoch (workflow time in a workflow, a fake clock in tests). */
+  now(): number;
+  /** Told when the call starts running or starts waiting for a person. */
+  status?(status: 'running' | 'asking'): void;
+}
+
+/** How a call was settled. */
+export interface Settled {
+  /** `failed`: the receiver refused it; nothing happened. */
+  status: 'done' | 'failed';
+  rung: Rung;
+  /** The tool result for the model. */
+  output: string;
+}
+
+/**
+ * A key is trusted to make a repeat harmless only until this long before the receiver drops it: an
+ * attempt in flight, and the two clocks, need room. A tenth of the retention, at most an hour.
+ */
+export function keyMarginMs(retentionMs: number): number {
+  return Math.min(retentionMs / 10, 3_600_000);
+}
+
+/** Runs a call until its outcome is known, climbing the ladder whenever an attempt leaves it unknown. */
+export async function settleCall(tool: LadderTool, io: LadderIO): Promise<Settled> {
+  const firstAt = io.now();
+  const keyLife = tool.retentionMs - keyMarginMs(tool.retentionMs);
+  let rung: Rung = 'clean';
+  for (;;) {
+    // Rung 1: a repeat is harmless if the tool only reads, is idempotent, or sent a key still held.
+    const keyLeftMs = keyLife - (io.now() - firstAt);
+    const keyHeld = tool.keyed && keyLeftMs > 0;
+    const byNature = tool.readOnly || tool.idempotent;
+    io.status?.('running');
+    const outcome = await io.attempt({
+      harmless: byNature || keyHeld,
+      // Repeats that rely on the key must end before the key does.
+      withinMs: byNature || !keyHeld ? undefined : keyLeftMs,
+    });
+    if (outcome.kind === 'ok') {
+      if (rung === 'clean' && outcome.response.attempt > 1) rung = 'repeat';
+      return { status: 'done', rung, output: outcome.response.output };
+    }
+    if (outcome.kind === 'refused') return { status: 'failed', rung, output: JSON.stringify({ error: outcome.message }) };
+    if (tool.readOnly) {
+      // Nothing can have changed; the model can decide what to do without the answer.
+      return { status: 'done', rung, output: JSON.stringify({ error: `no answer: ${outcome.reason}` }) };
+    }
+
+    // Rung 2: ask the receiver whether the call happened.
+    let reason = outcome.reason;
+    if (tool.canLookup) {
+      const found = await io.lookup(tool.keyed && io.now() - firstAt >= keyLife);
+      if (found.kind === 'happened') return { status: 'done', rung: 'lookup', output: found.output ?? JSON.stringify({ ok: true }) };
+      if (found.kind === 'not-happened') {
+        rung = 'lookup';
+        continue; // it never happened: running it now is its first effect
+      }
+      reason = `${reason}; the receiver cannot tell: ${found.reason}`;
+    }
+
+    // Rung 3: ask a person.
+    io.status?.('asking');
+    const answer = await io.ask(reason);
+    rung = 'person';
+    if (answer.happened) {
+      return { status: 'done', rung, output: answer.result ?? JSON.stringify({ ok: true, confirmedBy: answer.by ?? 'a person' }) };
+    }
+  }
+}

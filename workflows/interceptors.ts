@@ -1,13 +1,17 @@
 import type { WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import { crashPoints } from './sinks';
 
+/** Commands that only publish what the run waits for (its memo): they change nothing a kill could repeat. */
+const PUBLISHING = new Set(['modifyWorkflowProperties']);
+
 /**
  * Reports `workflow.decided` at the end of every activation that made commands (not a query, not a
  * cache eviction): the workflow task has made its commands and the worker has not yet reported them.
  *
- * A task that decides nothing (it only waits, say for a person) is not a point of its own: a kill
- * there leaves the world as a kill at the point the task passed just before (`question.asked`,
- * `approval.pending`), and whether such a task happens at all depends on when a signal arrives.
+ * A task that decides nothing (it only waits, say for a person, and publishes that in its memo) is
+ * not a point of its own: a kill there leaves the world as a kill at the point the task passed just
+ * before (`question.asked`, `approval.pending`), and whether such a task happens at all depends on
+ * when a signal arrives. For the same reason memo updates are left out of a point's detail.
  */
 export const interceptors: WorkflowInterceptorsFactory = () => {
   let decides = false;
@@ -20,7 +24,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
           return next(input);
         },
         concludeActivation(input, next) {
-          const kinds = input.commands.map((c) => Object.keys(c).find((k) => k !== 'userMetadata') ?? '?');
+          const kinds = input.commands.map((c) => Object.keys(c).find((k) => k !== 'userMetadata') ?? '?').filter((k) => !PUBLISHING.has(k));
           if (decides && kinds.length > 0) crashPoints.reached('workflow.decided', kinds.join(','));
           return next(input);
         },

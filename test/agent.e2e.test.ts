@@ -1,4 +1,6 @@
-import { approveSignal, pendingQuery } from '../workflows/signals';
+import { randomUUID } from 'node:crypto';
+import type { agentWorkflow } from '../workflows/agent';
+import { approveSignal, pendingQuery, type ApproveSignal } from '../workflows/signals';
 import { eventually, startRun } from './helpers/runs';
 import { modelCalls, useSystemWithWorker } from './helpers/system';
 
@@ -67,4 +69,39 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
     await expect(handle.result()).rejects.toMatchObject({ cause: { type: 'TooManyTurns' } });
     expect(system().trackers.keyed.store.counts('e2e-turns')).toEqual({ issues: 2, comments: 1 });
   });
+
+  test('a long conversation continues as new between turns: the same calls, keys and answer, and what the gates remember carried over', async () => {
+    // One turn per run: three runs in the chain. An approval for the comment, sent with the start, is
+    // remembered by the first run and must reach the second, where the comment is made.
+    const runId = randomUUID();
+    const input = { runId, task: 'Checkout returns 500 when a coupon is applied', repo: 'e2e-chain', turnsPerRun: 1, approve: ['comment_on_issue'] };
+    const handle = await system().env.client.workflow.signalWithStart<typeof agentWorkflow, [ApproveSignal]>('agentWorkflow', {
+      taskQueue: TASK_QUEUE,
+      workflowId: `triage-${runId}`,
+      args: [input],
+      signal: approveSignal,
+      signalArgs: [{ callId: 'call_comment_1', approved: true, by: 'judy' }],
+    });
+    const result = await handle.result();
+
+    expect(system().trackers.keyed.store.counts('e2e-chain')).toEqual({ issues: 2, comments: 1 });
+    expect(result.turns).toBe(3);
+    expect(result.calls.map((c) => [c.callId, c.status, c.rung])).toEqual([
+      ['call_create_1', 'done', 'clean'],
+      ['call_create_2', 'done', 'clean'],
+      ['call_comment_1', 'done', 'clean'],
+      ['call_search_1', 'done', 'clean'],
+    ]);
+    expect(result.approvalsRequested).toBe(1);
+    expect(result.answer).toMatch(/^Triage done. Filed #1 and #2, commented on #1/);
+    expect(await modelCalls(system(), runId)).toBe(3);
+    // Three runs: the first two ended by continuing as new.
+    const first = system().env.client.workflow.getHandle(handle.workflowId, handle.signaledRunId);
+    const firstEvents = (await first.fetchHistory()).events ?? [];
+    expect(firstEvents.at(-1)?.workflowExecutionContinuedAsNewEventAttributes).toBeTruthy();
+    // Every write still carries key(runId, callId): the run id is the input's, not Temporal's.
+    const { key } = await import('../common/key');
+    expect((await fetch(`${system().trackers.keyed.url}/idempotency/${key(runId, 'call_comment_1')}`)).status).toBe(200);
+  });
 });
+

@@ -1,7 +1,7 @@
-import { ApplicationFailure, setHandler, upsertMemo } from '@temporalio/workflow';
+import { ApplicationFailure, continueAsNew, setHandler, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import { agentActivities } from './agent-activities';
 import { approvalGate } from './approvals';
-import { callRunner } from './calls';
+import { callIdentities, callRunner } from './calls';
 import { personQuestions } from './questions';
 import { pendingQuery, WAITING_MEMO } from './signals';
 import { TOOL_SPECS, toolsForModel, type ToolSpec } from './tools';
@@ -17,14 +17,20 @@ const SYSTEM_PROMPT =
  * run id and the call's identity, then the results back to the model, until it answers. A call whose
  * outcome is unknown is settled on the resolution ladder (`ladder.ts`): repeat it if that is harmless,
  * else ask the receiver, else ask a person.
+ *
+ * A long conversation continues as new between two turns (`turnsPerRun`, or when the server suggests
+ * it): the next run starts from the conversation and what the approvals and questions must remember,
+ * with the same `runId`, so every key stays the same.
  */
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
+  const carried = input.carried;
   const activities = agentActivities(input.timeouts);
   // What the run waits for is published in its memo, which a client reads with no worker alive.
   const publish = () => upsertMemo({ [WAITING_MEMO]: { approvals: approvals.open(), questions: questions.open() } satisfies WaitingState });
-  const approvals = approvalGate(publish, input.approvalTimeoutMs);
-  const questions = personQuestions(publish);
-  const calls: CallRecord[] = [];
+  const approvals = approvalGate(publish, input.approvalTimeoutMs, carried?.approvals);
+  const questions = personQuestions(publish, carried?.questions);
+  const identity = callIdentities(carried?.callIds);
+  const calls: CallRecord[] = carried?.calls ?? [];
 
   const rungs = () => Object.fromEntries(calls.filter((c) => c.rung).map((c) => [c.callId, c.rung!])) as Record<string, Rung>;
   setHandler(pendingQuery, () => ({
@@ -38,23 +44,39 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   }));
 
   // The tools of the run's MCP servers are listed once, into history, so a replay sees the same ones.
-  let specs: readonly ToolSpec[] = TOOL_SPECS;
-  if (input.mcpServers?.length) {
+  let specs: readonly ToolSpec[] = carried?.specs ?? TOOL_SPECS;
+  if (input.mcpServers?.length && !carried?.specs) {
     const servers = input.mcpServers;
     specs = await activities.listTools({ servers }).catch((err: Error) => {
       const why = (err.cause as Error | undefined)?.message ?? err.message;
       throw ApplicationFailure.nonRetryable(`cannot list the tools of MCP servers ${servers.join(', ')}: ${why}`, 'NoTools');
     });
   }
-  const runCall = callRunner({ input, specs, activities, approvals, questions, calls });
+  const runCall = callRunner({ input, specs, activities, approvals, questions, calls, identity });
 
-  const messages: ChatMessage[] = [
+  const messages: ChatMessage[] = carried?.messages ?? [
     { role: 'system', content: SYSTEM_PROMPT },
     { role: 'user', content: input.task },
   ];
   const tools = toolsForModel(specs);
   const maxTurns = input.maxTurns ?? 10;
-  for (let turn = 1; turn <= maxTurns; turn++) {
+  const firstTurn = (carried?.turns ?? 0) + 1;
+  for (let turn = firstTurn; turn <= maxTurns; turn++) {
+    if (turn - firstTurn >= (input.turnsPerRun ?? 20) || workflowInfo().continueAsNewSuggested) {
+      // Between two turns no call is open: the conversation and what the gates remember is all there is.
+      await continueAsNew<typeof agentWorkflow>({
+        ...input,
+        carried: {
+          turns: turn - 1,
+          messages,
+          calls,
+          ...(input.mcpServers?.length ? { specs: [...specs] } : {}),
+          callIds: identity.used(),
+          approvals: approvals.snapshot(),
+          questions: questions.snapshot(),
+        },
+      });
+    }
     // The reply, call ids included, is in history once this returns, before any of its tools run.
     const { message: reply, finishReason } = await activities.callModel({ runId: input.runId, model: input.model, messages, tools });
     messages.push(reply);

@@ -15,14 +15,17 @@ const DAY_MS = 86_400_000;
  * provider's id is kept when it is new to the run; otherwise the call is named by its place (turn and
  * position), so it never acts under another call's key or approval.
  */
-export function callIdentities() {
-  const used = new Set<string>();
-  return (call: ToolCall, turn: number, position: number): string => {
+export function callIdentities(carried: readonly string[] = []) {
+  const used = new Set<string>(carried);
+  const identify = (call: ToolCall, turn: number, position: number): string => {
     let id = call.id && !used.has(call.id) ? call.id : `${call.id || 'call'}@${turn}.${position}`;
     while (used.has(id)) id += "'";
     used.add(id);
     return id;
   };
+  /** Every identity given so far, for the next run of a chain. */
+  identify.used = () => [...used];
+  return identify;
 }
 
 /**
@@ -56,12 +59,12 @@ export interface CallRunnerDeps {
   questions: ReturnType<typeof personQuestions>;
   /** Where the run keeps its record of every call. */
   calls: CallRecord[];
+  identity: ReturnType<typeof callIdentities>;
 }
 
 /** Runs one tool call of a reply: its arguments checked, its approval if it needs one, then settled on the ladder. */
-export function callRunner({ input, specs, activities, approvals, questions, calls }: CallRunnerDeps) {
+export function callRunner({ input, specs, activities, approvals, questions, calls, identity }: CallRunnerDeps) {
   const approvalTools = new Set(input.approve ?? []);
-  const identity = callIdentities();
 
   return async function runCall(call: ToolCall, place: { turn: number; position: number; finishReason: string | null }): Promise<string> {
     const callId = identity(call, place.turn, place.position);

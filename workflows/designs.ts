@@ -1,4 +1,4 @@
-import { proxyActivities, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { attemptTool } from './outcome';
 import { personQuestions } from './questions';
@@ -108,5 +108,6 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
       messages.push({ role: 'tool', tool_call_id: call.id, content });
     }
   }
-  throw new Error('no final answer after 10 turns');
+  // An ApplicationFailure fails the run; a plain Error would fail the workflow task, retried forever.
+  throw ApplicationFailure.nonRetryable('no final answer after 10 turns', 'TooManyTurns');
 }

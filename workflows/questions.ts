@@ -1,7 +1,7 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import { resolveSignal, type ResolveSignal } from './signals';
 import { crashPoints } from './sinks';
-import type { OpenItem, RefusedAnswer } from './types';
+import type { OpenItem, QuestionsState, RefusedAnswer } from './types';
 
 /** The id of the `n`th question about a call: an answer names the question it answers. */
 export function questionId(callId: string, n: number): string {
@@ -40,19 +40,20 @@ export function judgeAnswer(questionId: unknown, book: QuestionBook): string | n
 /**
  * The last rung of the ladder: questions to a person ("did this call happen?") and their answers,
  * which arrive by the `resolve` signal. Call once per workflow run; it installs the signal handler.
- * `onChange` is called whenever a question opens or closes.
+ * `onChange` is called whenever a question opens or closes; `carried` is the state of the previous
+ * run of a chain (continue-as-new).
  *
  * Each question has its own id (the call id and the question's number for that call), and an answer
  * counts only for the question it names. An answer to a question already answered (a double submit,
  * two operators) or never to be asked is refused and kept in `refused()`, never stored for later: a
  * stale "it did not happen" must not answer the next question about the same call.
  */
-export function personQuestions(onChange: () => void = () => {}) {
+export function personQuestions(onChange: () => void = () => {}, carried?: QuestionsState) {
   const open = new Map<string, OpenItem>();
-  const answers = new Map<string, ResolveSignal>();
-  const askedAbout = new Map<string, number>();
-  const refusedAnswers: RefusedAnswer[] = [];
-  let asked = 0;
+  const answers = new Map<string, ResolveSignal>((carried?.early ?? []).map((a) => [a.questionId, a]));
+  const askedAbout = new Map<string, number>(carried?.askedAbout ?? []);
+  const refusedAnswers: RefusedAnswer[] = [...(carried?.refused ?? [])];
+  let asked = carried?.asked ?? 0;
 
   setHandler(resolveSignal, (answer) => {
     const why = judgeAnswer(answer.questionId, { open, answered: answers, askedAbout });
@@ -67,6 +68,19 @@ export function personQuestions(onChange: () => void = () => {}) {
     asked: () => asked,
     /** Answers refused because their question was not open. */
     refused: () => [...refusedAnswers],
+    /**
+     * What the next run of a chain needs (between turns, when no question is open): how many questions
+     * each call had, so a stale answer is still refused, and answers to questions not yet asked.
+     */
+    snapshot: (): QuestionsState => ({
+      asked,
+      askedAbout: [...askedAbout.entries()],
+      early: [...answers.values()].filter((a) => {
+        const q = splitQuestionId(a.questionId);
+        return q !== null && q.n > (askedAbout.get(q.callId) ?? 0);
+      }),
+      refused: [...refusedAnswers],
+    }),
     /** Asks about one call and waits for the answer. */
     async ask(item: Omit<OpenItem, 'questionId'>): Promise<ResolveSignal> {
       asked += 1;

@@ -1,4 +1,6 @@
 /** Types shared by the agent workflow, its activities and its clients. Types only: no runtime code. */
+import type { ApproveSignal, ResolveSignal } from './signals';
+import type { ToolSpec } from './tools';
 
 /** An OpenAI-format chat message as the loop keeps it in history. */
 export interface ChatMessage {
@@ -67,8 +69,15 @@ export interface AgentInput {
    * whose schema has a `repo` argument gets the run's `repo`. Default none: the built-in tools.
    */
   mcpServers?: string[];
-  /** Give up after this many model replies. Default 10. */
+  /** Give up after this many model replies (over the whole chain of runs). Default 10. */
   maxTurns?: number;
+  /**
+   * Continue as new (a fresh history, the conversation carried over) after this many model replies
+   * in one run, or sooner when the server suggests it (history too long). Default 20.
+   */
+  turnsPerRun?: number;
+  /** Set by the run itself when it continues as new: what the next run of the chain starts from. */
+  carried?: CarriedState;
   timeouts?: RunTimeouts;
 }
 
@@ -114,6 +123,37 @@ export interface OpenItem {
 export interface WaitingState {
   approvals: OpenItem[];
   questions: OpenItem[];
+}
+
+/** What the approval gate hands to the next run of a chain. */
+export interface ApprovalsState {
+  /** Every decision so far, including those for calls not yet waiting: the first decision on a call wins. */
+  decisions: ApproveSignal[];
+  requested: number;
+}
+
+/** What the person's questions hand to the next run of a chain. */
+export interface QuestionsState {
+  asked: number;
+  /** Questions asked about each call, as `[callId, count]`. */
+  askedAbout: Array<[string, number]>;
+  /** Answers to questions not asked yet. */
+  early: ResolveSignal[];
+  refused: RefusedAnswer[];
+}
+
+/** What one run of an agent's chain hands to the next when it continues as new, between two turns. */
+export interface CarriedState {
+  /** Model replies so far. */
+  turns: number;
+  messages: ChatMessage[];
+  calls: CallRecord[];
+  /** The MCP tools listed by the first run, so the conversation keeps the same tools. */
+  specs?: ToolSpec[];
+  /** Every call identity given so far. */
+  callIds: string[];
+  approvals: ApprovalsState;
+  questions: QuestionsState;
 }
 
 /** An answer from a person that the run did not take, and why. */

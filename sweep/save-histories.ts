@@ -1,0 +1,50 @@
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { temporal } from '@temporalio/proto';
+import { runMain } from '../common/cli';
+import { runSweep } from './run-sweep';
+import type { Scenario } from './scenario';
+import { selectVariants } from './variants';
+
+/** Where the histories go; `test/replay.test.ts` replays every file in it against the current code. */
+export const HISTORIES_DIR = path.join(__dirname, '..', 'testdata', 'histories');
+
+/** The points whose kill leaves the most to settle: a write in doubt, a question, an approval, a turn. */
+const TELLING = ['tracker.accepted', 'mcp.accepted', 'approval.pending', 'question.asked', 'turn.returned', 'tool.started'];
+
+/**
+ * `npm run save-histories`: runs the first pass of the sweep for every variant, and saves the history
+ * of two of its scenarios per variant (killed at the first write in doubt, or the nearest telling
+ * point, and at the middle of the run) into `testdata/histories/`. Run it after a change that is meant
+ * to alter what the workflows record; `test/replay.test.ts` then guards the change that is not.
+ */
+async function main(): Promise<void> {
+  const report = await runSweep({ variants: selectVariants(), twice: false, keepServer: true, progress: (l) => console.error(l) });
+  try {
+    const bad = report.scenarios.filter((s) => s.error);
+    if (bad.length > 0) throw new Error(`${bad.length} scenario(s) failed; no history saved: ${bad[0].id}: ${bad[0].error}`);
+    rmSync(HISTORIES_DIR, { recursive: true, force: true });
+    mkdirSync(HISTORIES_DIR, { recursive: true });
+    // Binary protobuf: the SDK's JSON reader (`historyFromJSON`) trips over the two copies of
+    // protobufjs that npm installs beside @temporalio/common and @temporalio/proto.
+    const { Connection, Client } = await import('@temporalio/client');
+    const connection = await Connection.connect({ address: report.kept!.address });
+    const client = new Client({ connection });
+    for (const [variant, points] of Object.entries(report.points)) {
+      const ofVariant = report.scenarios.filter((s) => s.variant.name === variant);
+      const telling = TELLING.map((name) => points.findIndex((p) => p.name === name)).find((i) => i >= 0) ?? 0;
+      const picks = new Set([telling + 1, Math.ceil(points.length / 2)]);
+      for (const index of picks) {
+        const s = ofVariant.find((x: Scenario) => x.kills[0].index === index)!;
+        const history = await client.workflow.getHandle(s.workflowId).fetchHistory();
+        writeFileSync(path.join(HISTORIES_DIR, `${variant}-${index}.binpb`), temporal.api.history.v1.History.encode(history).finish());
+      }
+    }
+    await connection.close();
+    console.error(`saved ${readdirSync(HISTORIES_DIR).length} histories to ${path.relative(process.cwd(), HISTORIES_DIR)}`);
+  } finally {
+    await report.kept?.stop();
+  }
+}
+
+runMain(main);

@@ -188,7 +188,9 @@ describe('tool arguments (issue 9.5)', () => {
   const callWith = (args: string): ToolCall => ({ id: 'c', type: 'function', function: { name: 'create_issue', arguments: args } });
 
   test('a JSON object is taken', () => {
-    expect(parseArguments(callWith('{"title":"t","body":"b"}'), create, 'tool_calls')).toEqual({ title: 't', body: 'b' });
+    expect(parseArguments(callWith('{"title":"t","body":"b"}'), create, 'tool_calls')).toEqual({ args: { title: 't', body: 'b' } });
+    // An argument that happens to be called "refused" is an argument like any other.
+    expect(parseArguments(callWith('{"refused":"no"}'), create, 'tool_calls')).toEqual({ args: { refused: 'no' } });
   });
 
   test('arguments that are not JSON are refused, never replaced by defaults', () => {
@@ -207,6 +209,6 @@ describe('tool arguments (issue 9.5)', () => {
 
   test('no text at all is an empty object only for a tool that takes no arguments', () => {
     const none = { ...create, name: 'ping', parameters: { type: 'object', properties: {} } };
-    expect(parseArguments(callWith(''), none, 'tool_calls')).toEqual({});
+    expect(parseArguments(callWith(''), none, 'tool_calls')).toEqual({ args: {} });
   });
 });

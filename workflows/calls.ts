@@ -32,14 +32,18 @@ export function callIdentities(carried: readonly string[] = []) {
  * A call's arguments, or why it must not run: arguments that are not a JSON object, or that may have
  * been cut off because the model stopped at its length limit, are never replaced by defaults.
  */
-export function parseArguments(call: ToolCall, spec: ToolSpec, finishReason: string | null): Record<string, unknown> | { refused: string } {
+export function parseArguments(
+  call: ToolCall,
+  spec: ToolSpec,
+  finishReason: string | null,
+): { args: Record<string, unknown> } | { refused: string } {
   if (finishReason === 'length') {
     return { refused: 'the reply was cut off at the length limit, so these arguments may be incomplete; the call was not run' };
   }
   const text = call.function.arguments;
   // Some providers send no text for a call without arguments; that is only safe for a tool that takes none.
   const takesNone = Object.keys((spec.parameters.properties as object | undefined) ?? {}).length === 0;
-  if ((text ?? '').trim() === '' && takesNone) return {};
+  if ((text ?? '').trim() === '' && takesNone) return { args: {} };
   let args: unknown;
   try {
     args = JSON.parse(text);
@@ -47,7 +51,7 @@ export function parseArguments(call: ToolCall, spec: ToolSpec, finishReason: str
     return { refused: `the arguments are not valid JSON (${(err as Error).message}); the call was not run` };
   }
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return { refused: 'the arguments must be a JSON object; the call was not run' };
-  return args as Record<string, unknown>;
+  return { args: args as Record<string, unknown> };
 }
 
 /** What a call runner needs from its run. */
@@ -77,8 +81,8 @@ export function callRunner({ input, specs, activities, approvals, questions, cal
     };
     if (!spec) return fail(`unknown tool ${call.function.name}`);
     const parsed = parseArguments(call, spec, place.finishReason);
-    if ('refused' in parsed && typeof parsed.refused === 'string') return fail(parsed.refused);
-    const args = spec.takesRepo ? { ...parsed, repo: input.repo } : parsed;
+    if ('refused' in parsed) return fail(parsed.refused);
+    const args = spec.takesRepo ? { ...parsed.args, repo: input.repo } : parsed.args;
     record.args = args;
 
     if (spec.needsApproval || approvalTools.has(spec.name)) {

@@ -108,7 +108,12 @@ export function createActivities(config: ActivityConfig) {
               throw asActivityError(err, Context.current().info.attempt > 1);
             });
         await crashPoint('tool.returned', where(detail));
-        return { output: result.output, replayed: result.replayed, attempt: Context.current().info.attempt };
+        return {
+          output: result.output,
+          replayed: result.replayed,
+          attempt: Context.current().info.attempt,
+          ...(result.retentionMs ? { keyRetentionMs: result.retentionMs } : {}),
+        };
       }),
 
     /**

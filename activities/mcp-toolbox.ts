@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ApplicationFailure } from '@temporalio/activity';
 import { isStdio, type McpConfig } from '../mcp/config';
-import { KEY_META, OUTCOME_META, TOOL_META, type LookupResult, type ToolIdempotency } from '../mcp/conventions';
+import { KEY_META, OUTCOME_META, RETENTION_META, TOOL_META, type LookupResult, type ToolIdempotency } from '../mcp/conventions';
 import type { ToolSpec } from '../workflows/tools';
 import { refused, ReceiverUnavailableError } from './errors';
 import type { LookupAnswer, ToolOutput } from '../tracker/tools';
@@ -138,7 +138,8 @@ export class McpToolbox {
       }
       throw refused(`MCP tool ${tool} failed: ${text}`, 'ToolError');
     }
-    return { output: text, replayed: result._meta?.replayed === true };
+    const retention = Number(result._meta?.[RETENTION_META]);
+    return { output: text, replayed: result._meta?.replayed === true, ...(retention > 0 ? { retentionMs: retention * 1000 } : {}) };
   }
 
   /** Asks the server's lookup tool whether the call with `key` happened. */

@@ -19,6 +19,9 @@ export interface ToolIdempotency {
   lookup?: string;
 }
 
+/** `_meta` field of a result: how many seconds the receiver keeps the call's key (as its `Idempotency-Key-Retention-Seconds`). */
+export const RETENTION_META = 'idempotency-key-retention-seconds';
+
 /** Arguments of a lookup tool. The run's `repo` is added when the tool's schema has one. */
 export interface LookupArgs {
   /** The tool whose call is in doubt. */

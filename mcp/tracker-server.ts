@@ -4,7 +4,7 @@ import { ReceiverUnavailableError } from '../common/receiver-errors';
 import { callTrackerTool, lookupTrackerCall } from '../tracker/tools';
 import { crashPoint } from '../common/crash-points';
 import { TOOL_SPECS } from '../workflows/tools';
-import { KEY_META, OUTCOME_META, TOOL_META, type LookupResult, type ToolIdempotency } from './conventions';
+import { KEY_META, OUTCOME_META, RETENTION_META, TOOL_META, type LookupResult, type ToolIdempotency } from './conventions';
 
 export { KEY_META };
 
@@ -74,7 +74,7 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
         // The boundary where this process dying leaves the tracker changed and the client unanswered.
         onReply: () => crashPoint('mcp.accepted', { workflowId: 'mcp', detail: `${tool} ${key ?? 'none'}` }),
       });
-      return { content: text(out.output), _meta: { replayed: out.replayed } };
+      return { content: text(out.output), _meta: { replayed: out.replayed, ...(out.retentionMs ? { [RETENTION_META]: out.retentionMs / 1000 } : {}) } };
     } catch (err) {
       // A refusal or an unreachable tracker is a tool error the model can read, not a protocol error.
       return failure(err);

@@ -103,5 +103,30 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
     const { key } = await import('../common/key');
     expect((await fetch(`${system().trackers.keyed.url}/idempotency/${key(runId, 'call_comment_1')}`)).status).toBe(200);
   });
+
+  test('the run learns how long the tracker keeps keys from its answers, and bounds keyed repeats by it', async () => {
+    // A tracker that keeps keys for a minute: after its first answer, no keyed call of the run may be
+    // retried by Temporal later than the key lives (less a tenth), whatever the run's setting says.
+    const { buildTracker } = await import('../tracker/app');
+    const { Store } = await import('../tracker/store');
+    const store = new Store(':memory:');
+    const shortKeys = buildTracker({ store, keyTtlMs: 60_000 });
+    const url = await shortKeys.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { handle } = await startRun(system().env.client, TASK_QUEUE, { repo: 'e2e-retention', trackerUrl: url });
+      await handle.result();
+      const events = (await handle.fetchHistory()).events ?? [];
+      const bound = (callId: string) => {
+        const scheduled = events.find((e) => (e.activityTaskScheduledEventAttributes?.input?.payloads?.[0]?.data?.toString() ?? '').includes(`"callId":"${callId}"`));
+        return Number(scheduled?.activityTaskScheduledEventAttributes?.scheduleToCloseTimeout?.seconds ?? 0);
+      };
+      expect(bound('call_create_1')).toBe(23 * 3600); // nothing learned yet: 24 h, less an hour
+      expect(bound('call_create_2')).toBe(54); // learned from the first answer: 60 s, less a tenth
+      expect(store.counts('e2e-retention')).toEqual({ issues: 2, comments: 1 });
+    } finally {
+      await shortKeys.close();
+      store.close();
+    }
+  });
 });
 

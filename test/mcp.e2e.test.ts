@@ -69,6 +69,8 @@ describe.each(Object.keys(transports) as Array<keyof typeof transports>)('MCP tr
     expect(first.isError).toBeFalsy();
     expect(again.content).toEqual(first.content);
     expect(again._meta).toMatchObject({ replayed: true });
+    // And how long the tracker keeps the key, as its Idempotency-Key-Retention-Seconds said.
+    expect(first._meta).toMatchObject({ replayed: false, 'idempotency-key-retention-seconds': 86_400 });
     expect(store.counts(repo).issues).toBe(1);
     const lookup = await fetch(`${trackerUrl}/idempotency/key-${kind}`);
     expect(lookup.status).toBe(200);

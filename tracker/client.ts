@@ -8,6 +8,8 @@ export interface TrackerReply<T = unknown> {
   body: T;
   /** The tracker replayed its first response to this key instead of acting again. */
   replayed: boolean;
+  /** How long the tracker keeps keys (`Idempotency-Key-Retention-Seconds`), when it said so. */
+  retentionMs?: number;
 }
 
 /** Options of one tracker request. */
@@ -64,5 +66,11 @@ export async function trackerRequest<T>(
     const message = (parsed as { message?: string })?.message ?? text;
     throw new ReceiverRefusedError(`tracker refused ${method} ${path} with ${res.status}: ${message}`, 'TrackerRefused');
   }
-  return { status: res.status, body: parsed as T, replayed: res.headers.get('idempotent-replayed') === 'true' };
+  const retention = Number(res.headers.get('idempotency-key-retention-seconds'));
+  return {
+    status: res.status,
+    body: parsed as T,
+    replayed: res.headers.get('idempotent-replayed') === 'true',
+    ...(retention > 0 ? { retentionMs: retention * 1000 } : {}),
+  };
 }

@@ -12,10 +12,11 @@ export interface ToolCallContext {
   signal?: AbortSignal;
 }
 
-/** A tool's answer: the JSON text the model gets, and whether the tracker replayed it. */
+/** A tool's answer: the JSON text the model gets, whether the tracker replayed it, and how long it keeps keys. */
 export interface ToolOutput {
   output: string;
   replayed: boolean;
+  retentionMs?: number;
 }
 
 /**
@@ -51,7 +52,7 @@ export async function callTrackerTool(tool: string, args: Record<string, unknown
       }
       const body = { title: str(args, 'title'), body: withTrace(str(args, 'body', false) ?? '', ctx.key), labels };
       const reply = await trackerRequest(ctx.trackerUrl, 'POST', `/repos/${repo}/issues`, body, { ...opts, onReply: ctx.onReply });
-      return { output: JSON.stringify(reply.body), replayed: reply.replayed };
+      return { output: JSON.stringify(reply.body), replayed: reply.replayed, retentionMs: reply.retentionMs };
     }
     case 'comment_on_issue': {
       const number = args.number;
@@ -63,7 +64,7 @@ export async function callTrackerTool(tool: string, args: Record<string, unknown
         ...opts,
         onReply: ctx.onReply,
       });
-      return { output: JSON.stringify(reply.body), replayed: reply.replayed };
+      return { output: JSON.stringify(reply.body), replayed: reply.replayed, retentionMs: reply.retentionMs };
     }
     case 'search_issues': {
       const q = encodeURIComponent(str(args, 'query', false) ?? '');

@@ -30,6 +30,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   const approvals = approvalGate(publish, input.approvalTimeoutMs, carried?.approvals);
   const questions = personQuestions(publish, carried?.questions);
   const identity = callIdentities(carried?.callIds);
+  const retention = new Map<string, number>(carried?.retention ?? []);
   const calls: CallRecord[] = carried?.calls ?? [];
 
   const rungs = () => Object.fromEntries(calls.filter((c) => c.rung).map((c) => [c.callId, c.rung!])) as Record<string, Rung>;
@@ -52,7 +53,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
       throw ApplicationFailure.nonRetryable(`cannot list the tools of MCP servers ${servers.join(', ')}: ${why}`, 'NoTools');
     });
   }
-  const runCall = callRunner({ input, specs, activities, approvals, questions, calls, identity });
+  const runCall = callRunner({ input, specs, activities, approvals, questions, calls, identity, retention });
 
   const messages: ChatMessage[] = carried?.messages ?? [
     { role: 'system', content: SYSTEM_PROMPT },
@@ -72,6 +73,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
           calls,
           ...(input.mcpServers?.length ? { specs: [...specs] } : {}),
           callIds: identity.used(),
+          retention: [...retention.entries()],
           approvals: approvals.snapshot(),
           questions: questions.snapshot(),
         },

@@ -64,10 +64,12 @@ export interface CallRunnerDeps {
   /** Where the run keeps its record of every call. */
   calls: CallRecord[];
   identity: ReturnType<typeof callIdentities>;
+  /** How long each receiver (an MCP server's name, or `tracker`) said it keeps keys, as the run learns it. */
+  retention: Map<string, number>;
 }
 
 /** Runs one tool call of a reply: its arguments checked, its approval if it needs one, then settled on the ladder. */
-export function callRunner({ input, specs, activities, approvals, questions, calls, identity }: CallRunnerDeps) {
+export function callRunner({ input, specs, activities, approvals, questions, calls, identity, retention }: CallRunnerDeps) {
   const approvalTools = new Set(input.approve ?? []);
 
   return async function runCall(call: ToolCall, place: { turn: number; position: number; finishReason: string | null }): Promise<string> {
@@ -108,12 +110,14 @@ export function callRunner({ input, specs, activities, approvals, questions, cal
     // A tool over MCP says itself whether its receiver honours keys; the run's `keyless` describes the
     // tracker that the built-in tools call.
     const keyed = spec.sendsKey && (spec.server !== undefined || !input.keyless);
+    const receiver = spec.server ?? 'tracker';
     const settled = await settleCall(
       {
         readOnly: spec.readOnly,
         idempotent: spec.idempotent,
         keyed,
-        retentionMs: input.keyRetentionMs ?? DAY_MS,
+        // What the receiver said of its keys in an earlier answer, else the run's setting.
+        retentionMs: retention.get(receiver) ?? input.keyRetentionMs ?? DAY_MS,
         canLookup: spec.lookup && (input.lookup ?? true),
       },
       {
@@ -123,6 +127,7 @@ export function callRunner({ input, specs, activities, approvals, questions, cal
           record.attempts += 1;
           const outcome = await attemptTool(() => activities.runTool(request, repeat));
           if (outcome.kind === 'ok') record.attempts += outcome.response.attempt - 1;
+          if (outcome.kind === 'ok' && outcome.response.keyRetentionMs) retention.set(receiver, outcome.response.keyRetentionMs);
           return outcome;
         },
         lookup: async (keyExpired): Promise<Lookup> => {

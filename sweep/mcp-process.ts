@@ -47,14 +47,18 @@ setCrashHook((name, { workflowId, detail }) => {
 function serve(): void {
   // Read when serving starts, not at launch: a standby launched earlier must see the latest faults.
   faulted = new Set(existsSync(plan.stateFile) ? readFileSync(plan.stateFile, 'utf8').split('\n').filter(Boolean) : []);
-  // The server itself, with this process's hook installed.
+  // The server itself, with this process's hook installed: loaded now, so it starts now.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   require('../mcp/server');
 }
 
 if (process.env.MCP_STANDBY === '1') {
+  // Loaded ahead (without starting the server), so that serving starts fast after the signal.
+  /* eslint-disable @typescript-eslint/no-require-imports */
   require('../mcp/tracker-server');
   require('@modelcontextprotocol/sdk/server/streamableHttp.js');
   require('@modelcontextprotocol/sdk/server/stdio.js');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   process.stdin.once('data', serve);
 } else {
   serve();

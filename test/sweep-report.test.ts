@@ -49,7 +49,7 @@ describe('sweep report', () => {
       ].join('\n'),
     );
     const failed = summarize([turn], [scenario(turn, null)], new Map());
-    expect(formatTable(failed).split('\n')[0]).toMatch(/appr\+  errors$/);
+    expect(formatTable(failed).split('\n')[0]).toMatch(/appr\+ {2}errors$/);
   });
 
   test('approvals count only beyond what the clean run asked', () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildTracker, REPLAYED_HEADER, RETENTION_HEADER } from '../tracker/app';
 import { Store } from '../tracker/store';
+import type { ApplicationFailure } from '@temporalio/common';
 import { ROOT, startChild } from './helpers/processes';
 import { callTrackerTool, lookupTrackerCall } from '../tracker/tools';
 
@@ -241,14 +242,13 @@ describe('the tracker client', () => {
 
   test('a refused connection is "not sent": a first attempt is refused (nothing happened), a retry stays unknown', async () => {
     const { asActivityError } = await import('../activities/errors');
-    const { ApplicationFailure } = await import('@temporalio/common');
     // A port nothing listens on: take one, then free it.
     const { app } = tracker();
     const closed = await app.listen({ port: 0, host: '127.0.0.1' });
     await app.close();
     const err = await callTrackerTool('create_issue', { title: 'A', body: 'x' }, { trackerUrl: closed, repo: 'demo', key: 'k', sendKey: true }).catch((e: unknown) => e);
     expect(err).toMatchObject({ name: 'ReceiverUnavailableError', notSent: true });
-    const first = asActivityError(err, false) as InstanceType<typeof ApplicationFailure>;
+    const first = asActivityError(err, false) as ApplicationFailure;
     expect([first.nonRetryable, first.type]).toEqual([true, 'ReceiverUnreachable']);
     expect(asActivityError(err, true)).toBe(err); // an earlier attempt may have acted
     const bad = await callTrackerTool('create_issue', { title: '' }, { trackerUrl: closed, repo: 'demo', key: 'k', sendKey: true }).catch((e: unknown) => e);

@@ -22,7 +22,9 @@ test('every saved history replays against the current workflow code', async () =
   const { workflowsPath, interceptorModules } = workflowSources();
   const histories = files.map((f) => ({ workflowId: f, history: temporal.api.history.v1.History.decode(readFileSync(path.join(dir, f))) }));
   const failures: string[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowsPath, interceptors: { workflowModules: interceptorModules } }, histories)) {
+  // The crash-point sink is never called in replay, but a worker must know it (as every worker does).
+  const sinks = { crashPoints: { reached: { fn: () => {} } } };
+  for await (const result of Worker.runReplayHistories({ workflowsPath, interceptors: { workflowModules: interceptorModules }, sinks }, histories)) {
     if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
   }
   expect(failures).toEqual([]);

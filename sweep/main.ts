@@ -2,17 +2,18 @@ import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { formatTable } from './report';
-import { DEFAULT_BATCH, DEFAULT_LANES, parseScenarioLabel, runSweep, type SweepReport } from './run-sweep';
-import type { Scenario } from './scenario';
+import { DEFAULT_BATCH, DEFAULT_LANES, parseScenarioLabel, runSweep } from './run-sweep';
+import { htmlReport } from './html-report';
+import { jsonReport, rerunCommand } from './json-report';
 import { formatTimings } from './timings';
 import { selectVariants } from './variants';
 
 const USAGE =
-  'npm run sweep -- [--variant NAME,...] [--scenario N|N.M] [--once] [--json FILE] [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N]';
+  'npm run sweep -- [--variant NAME,...] [--scenario N|N.M] [--once] [--json FILE] [--html FILE] [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N]';
 
 /**
  * `npm run sweep`: the crash sweep. Progress goes to stderr, the table to stdout; `--json` writes
- * every scenario. Exits 1 if any kill did not land, any run did not finish, or any history shows a
+ * every scenario, `--html` a page that shows them (one self-contained file). Exits 1 if any kill did not land, any run did not finish, or any history shows a
  * timeout no kill caused.
  */
 async function main(): Promise<void> {
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
       scenario: { type: 'string' },
       once: { type: 'boolean', default: false },
       json: { type: 'string' },
+      html: { type: 'string' },
       'keep-server': { type: 'boolean', default: false },
       address: { type: 'string' },
       namespace: { type: 'string' },
@@ -67,9 +69,14 @@ async function main(): Promise<void> {
     `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations, ${report.mcpKills} MCP server kills cutting off ${report.mcpWrites} writes`,
   );
   console.error(formatTimings(report));
+  const data = jsonReport(report, values.address !== undefined);
   if (values.json) {
-    writeFileSync(values.json, JSON.stringify(jsonReport(report, values.address !== undefined), null, 2));
+    writeFileSync(values.json, JSON.stringify(data, null, 2));
     console.error(`wrote ${total} scenarios to ${values.json}`);
+  }
+  if (values.html) {
+    writeFileSync(values.html, htmlReport(data));
+    console.error(`wrote the report to ${values.html}`);
   }
   const failed = report.scenarios.filter((s) => s.error);
   for (const s of failed.slice(0, 20)) console.error(`error: ${s.id}: ${s.error}\n  again: ${rerunCommand(s)}`);
@@ -79,34 +86,6 @@ async function main(): Promise<void> {
     await report.kept.stop();
   }
   if (failed.length > 0) throw new Error(`${failed.length} scenario(s) failed: the table above does not count them`);
-}
-
-/** The command that runs one scenario again, alone, with its server kept for a look in the Web UI. */
-function rerunCommand(s: Scenario): string {
-  return `npm run sweep -- --variant ${s.variant.name} --scenario ${s.id.split(' ').pop()} --keep-server`;
-}
-
-/** Every scenario; those that failed or did damage also say how to run them again. */
-function jsonReport(report: SweepReport, existingServer: boolean) {
-  const scenarios = report.scenarios.map((s) => {
-    const o = s.outcome;
-    const notable = !!s.error || !o || o.dups > 0 || o.missing > 0 || o.asks > 0;
-    return {
-      id: s.id,
-      variant: s.variant.name,
-      pass: s.pass,
-      runId: s.runId,
-      workflowId: s.workflowId,
-      taskQueue: s.taskQueue ?? null,
-      killedAt: s.landed,
-      expected: s.expected,
-      restartPoints: s.finalPoints,
-      outcome: o ?? null,
-      error: s.error ?? null,
-      ...(notable ? { rerun: existingServer ? rerunCommand(s).replace(' --keep-server', '') : rerunCommand(s) } : {}),
-    };
-  });
-  return { rows: report.rows, points: report.points, seconds: report.seconds, scenarios };
 }
 
 runMain(main);

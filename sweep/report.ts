@@ -59,7 +59,8 @@ export function summarize(variants: readonly Variant[], scenarios: Scenario[], c
   });
 }
 
-const COLUMNS: Array<[keyof Row, string]> = [
+/** The table's columns: the row field and its title. */
+export const COLUMNS: Array<[keyof Row, string]> = [
   ['once', 'once'],
   ['twice', 'twice'],
   ['withDups', 'with dups'],

@@ -1,0 +1,36 @@
+import type { SweepReport } from './run-sweep';
+import type { Scenario } from './scenario';
+
+/** The command that runs one scenario again, alone, with its server kept for a look in the Web UI. */
+export function rerunCommand(s: Scenario, existingServer = false): string {
+  const command = `npm run sweep -- --variant ${s.variant.name} --scenario ${s.id.split(' ').pop()}`;
+  return existingServer ? command : `${command} --keep-server`;
+}
+
+/** The sweep's findings as data (`--json`), and what the HTML report draws. */
+export function jsonReport(report: SweepReport, existingServer: boolean) {
+  const scenarios = report.scenarios.map((s) => {
+    const o = s.outcome;
+    const notable = !!s.error || !o || o.dups > 0 || o.missing > 0 || o.asks > 0;
+    return {
+      id: s.id,
+      variant: s.variant.name,
+      pass: s.pass,
+      /** The kill indexes: `[N]` once, `[N, M]` twice. */
+      kills: s.kills.map((k) => k.index ?? 0),
+      runId: s.runId,
+      workflowId: s.workflowId,
+      taskQueue: s.taskQueue ?? null,
+      killedAt: s.landed,
+      expected: s.expected,
+      restartPoints: s.finalPoints,
+      outcome: o ?? null,
+      error: s.error ?? null,
+      ...(notable ? { rerun: rerunCommand(s, existingServer) } : {}),
+    };
+  });
+  return { rows: report.rows, points: report.points, seconds: report.seconds, scenarios };
+}
+
+export type JsonReport = ReturnType<typeof jsonReport>;
+export type JsonScenario = JsonReport['scenarios'][number];

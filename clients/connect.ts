@@ -1,8 +1,8 @@
 import { Client, Connection, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { configFromEnv } from '../common/config';
 import type { agentWorkflow } from '../workflows/agent';
-import { pendingQuery, WAITING_MEMO } from '../workflows/signals';
-import type { PendingState, WaitingState } from '../workflows/types';
+import { WAITING_MEMO } from '../workflows/signals';
+import type { WaitingState } from '../workflows/types';
 
 /** Thrown when the Temporal server cannot be reached at the configured address. */
 export class ServerUnreachableError extends Error {
@@ -32,32 +32,20 @@ export async function connectClient(): Promise<{ client: Client; connection: Con
   return { client: new Client({ connection, namespace: config.namespace }), connection, taskQueue: config.taskQueue };
 }
 
-/** A handle on an existing run, with its current pending state; fails clearly for an unknown workflow id. */
-export async function existingRun(
-  client: Client,
-  workflowId: string,
-): Promise<{ handle: WorkflowHandle<typeof agentWorkflow>; pending: PendingState }> {
-  const handle = client.workflow.getHandle<typeof agentWorkflow>(workflowId);
-  try {
-    const pending = await handle.query(pendingQuery);
-    return { handle, pending };
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new UnknownWorkflowError(workflowId);
-    throw err;
-  }
-}
-
 /**
  * A handle on an existing run, with what it waits for as its memo says: read from the server alone,
  * so it answers while no worker is alive (a query would wait for one). Fails clearly for an unknown
  * workflow id.
  */
-export async function waitingRun(client: Client, workflowId: string): Promise<{ handle: WorkflowHandle<typeof agentWorkflow>; waiting: WaitingState }> {
+export async function waitingRun(
+  client: Client,
+  workflowId: string,
+): Promise<{ handle: WorkflowHandle<typeof agentWorkflow>; waiting: WaitingState; status: string }> {
   const handle = client.workflow.getHandle<typeof agentWorkflow>(workflowId);
   try {
-    const { memo } = await handle.describe();
+    const { memo, status } = await handle.describe();
     const waiting = (memo?.[WAITING_MEMO] as WaitingState | undefined) ?? { approvals: [], questions: [] };
-    return { handle, waiting };
+    return { handle, waiting, status: status.name };
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) throw new UnknownWorkflowError(workflowId);
     throw err;

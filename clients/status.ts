@@ -1,27 +1,39 @@
 import { key } from '../common/key';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
-import { existingRun, withClient } from './connect';
+import { pendingQuery } from '../workflows/signals';
+import { waitingRun, withClient } from './connect';
 
 const USAGE = 'npm run status -- WORKFLOW_ID [--json]';
 
-/** `npm run status`: a run's waiting approvals, open questions, and the rung that settled each call so far. */
+/** How long to wait for a worker to answer the `pending` query before reporting from the memo alone. */
+const QUERY_WAIT_MS = 5_000;
+
+/**
+ * `npm run status`: a run's waiting approvals, open questions, and the rung that settled each call so
+ * far. What the run waits for comes from its memo, which the server answers alone; the calls come from
+ * a query, which needs a worker: with none alive, status says so and shows what the memo has.
+ */
 async function main(): Promise<void> {
   const { values, positionals } = parseCommandLine(process.argv.slice(2), { json: { type: 'boolean', default: false } }, USAGE, true);
   if (positionals.length !== 1) throw new UsageError('give one workflow id', USAGE);
   const [workflowId] = positionals;
   await withClient(async ({ client }) => {
-    const { handle, pending } = await existingRun(client, workflowId);
-    const { status } = await handle.describe();
+    const { handle, waiting, status } = await waitingRun(client, workflowId);
+    const pending = await client.withDeadline(Date.now() + QUERY_WAIT_MS, () => handle.query(pendingQuery)).catch(() => null);
     if (values.json) {
-      console.log(JSON.stringify({ workflowId, status: status.name, ...pending }, null, 2));
+      console.log(JSON.stringify({ workflowId, status, workerAnswered: pending !== null, ...(pending ?? waiting) }, null, 2));
       return;
     }
-    console.log(`${workflowId}: ${status.name.toLowerCase()}, run id ${pending.runId}`);
-    for (const a of pending.approvals) console.log(`waiting for approval: ${a.callId} ${a.tool} ${JSON.stringify(a.args)}`);
-    for (const q of pending.questions) {
+    console.log(`${workflowId}: ${status.toLowerCase()}${pending ? `, run id ${pending.runId}` : ''}`);
+    if (!pending) console.log(`no worker answered within ${QUERY_WAIT_MS / 1000} s: what the run waits for, from its memo`);
+    const { approvals, questions } = pending ?? waiting;
+    for (const a of approvals) console.log(`waiting for approval: ${a.callId} ${a.tool} ${JSON.stringify(a.args)}`);
+    for (const q of questions) {
       // The key lets a person check the receiver by hand: GET /idempotency/KEY, or a search for it.
-      console.log(`question ${q.questionId}: did ${q.callId} ${q.tool} happen? (${q.reason}; key ${key(pending.runId, q.callId)})`);
+      const callKey = pending ? `; key ${key(pending.runId, q.callId)}` : '';
+      console.log(`question ${q.questionId}: did ${q.callId} ${q.tool} happen? (${q.reason}${callKey})`);
     }
+    if (!pending) return;
     for (const r of pending.refusedAnswers ?? []) console.log(`answer refused: ${r.questionId} by ${r.by ?? 'someone'}: ${r.why}`);
     for (const c of pending.calls) {
       console.log(`call ${c.callId} ${c.tool}: ${c.status}${c.rung ? `, settled by rung ${c.rung}` : ''}, ${c.attempts} attempt(s)`);

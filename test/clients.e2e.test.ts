@@ -100,6 +100,12 @@ describe('command-line clients against a real dev server', () => {
       await eventually(async () => (await waitingFor()).questions.length > 0, 60_000);
       await second.kill('SIGKILL');
 
+      // With no worker, status still shows the question (from the memo) and says why it shows no more.
+      const status = await cliOn('status', [handle.workflowId]);
+      expect(status.code).toBe(0);
+      expect(status.stdout).toContain('no worker answered');
+      expect(status.stdout).toContain('question call_create_1#1: did call_create_1 create_issue happen?');
+
       // The person finds the issue in the tracker and gives its record as the call's result.
       const { comments: _c, ...made } = system().trackers.keyless.store.contents('cli-no-worker')[0];
       const answered = await cliOn('resolve', [handle.workflowId, 'call_create_1', '--happened', '--result', JSON.stringify(made)]);

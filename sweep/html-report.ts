@@ -1,5 +1,5 @@
 import { COLUMNS } from './report';
-import type { JsonReport, JsonScenario } from './json-report';
+import { rerunCommand, type JsonReport, type JsonScenario } from './json-report';
 
 /**
  * The sweep's report as one self-contained page (no network, no library): the table; then, for each
@@ -25,7 +25,7 @@ ${legend()}
 ${table(data)}
 ${variants.join('\n')}
 <aside id="detail" hidden></aside>
-<script>const SCENARIOS = ${embed(data.scenarios)};
+<script>const SCENARIOS = ${embed(data.scenarios.map((s) => ({ ...s, rerun: s.rerun ?? rerunCommand(s.variant, s.kills) })))};
 ${SCRIPT}</script>
 </body>
 </html>
@@ -140,7 +140,7 @@ document.addEventListener('click', (event) => {
     + '<p>counts:</p><pre>' + text(JSON.stringify(s.outcome, null, 1)) + '</pre>'
     + (s.error ? '<p>error:</p><pre>' + text(s.error) + '</pre>' : '')
     + '<p>workflow id: <code>' + text(s.workflowId) + '</code></p>'
-    + '<p>run it again alone:</p><pre>' + text(s.rerun || ('npm run sweep -- --variant ' + s.variant + ' --scenario ' + s.kills.join('.') + ' --keep-server')) + '</pre>';
+    + '<p>run it again alone:</p><pre>' + text(s.rerun) + '</pre>';
   detail.hidden = false;
 });
 `;

@@ -1,11 +1,16 @@
 import type { SweepReport } from './run-sweep';
 import type { Scenario } from './scenario';
 
-/** The command that runs one scenario again, alone, with its server kept for a look in the Web UI. */
-export function rerunCommand(s: Scenario, existingServer = false): string {
-  const command = `npm run sweep -- --variant ${s.variant.name} --scenario ${s.id.split(' ').pop()}`;
+/**
+ * The command that runs one scenario again, alone (its kill indexes are its label: `3`, `3.7`), with
+ * its server kept for a look in the Web UI unless the sweep ran on an existing server.
+ */
+export function rerunCommand(variant: string, kills: number[], existingServer = false): string {
+  const command = `npm run sweep -- --variant ${variant} --scenario ${kills.join('.')}`;
   return existingServer ? command : `${command} --keep-server`;
 }
+
+const killIndexes = (s: Scenario) => s.kills.map((k) => k.index ?? 0);
 
 /** The sweep's findings as data (`--json`), and what the HTML report draws. */
 export function jsonReport(report: SweepReport, existingServer: boolean) {
@@ -17,7 +22,7 @@ export function jsonReport(report: SweepReport, existingServer: boolean) {
       variant: s.variant.name,
       pass: s.pass,
       /** The kill indexes: `[N]` once, `[N, M]` twice. */
-      kills: s.kills.map((k) => k.index ?? 0),
+      kills: killIndexes(s),
       runId: s.runId,
       workflowId: s.workflowId,
       taskQueue: s.taskQueue ?? null,
@@ -26,7 +31,7 @@ export function jsonReport(report: SweepReport, existingServer: boolean) {
       restartPoints: s.finalPoints,
       outcome: o ?? null,
       error: s.error ?? null,
-      ...(notable ? { rerun: rerunCommand(s, existingServer) } : {}),
+      ...(notable ? { rerun: rerunCommand(s.variant.name, killIndexes(s), existingServer) } : {}),
     };
   });
   return { rows: report.rows, points: report.points, seconds: report.seconds, scenarios };

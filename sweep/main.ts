@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     console.error(`wrote the report to ${values.html}`);
   }
   const failed = report.scenarios.filter((s) => s.error);
-  for (const s of failed.slice(0, 20)) console.error(`error: ${s.id}: ${s.error}\n  again: ${rerunCommand(s)}`);
+  for (const s of failed.slice(0, 20)) console.error(`error: ${s.id}: ${s.error}\n  again: ${rerunCommand(s.variant.name, s.kills.map((k) => k.index ?? 0))}`);
   if (report.kept) {
     console.error(`the Temporal dev server is still running at ${report.kept.address}, Web UI at ${report.kept.ui}; Ctrl-C stops it`);
     await once(process, 'SIGINT');

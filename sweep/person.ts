@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { key } from '../common/key';
 import { traceLine } from '../tracker/tools';
 import type { Store } from '../tracker/store';
+import { splitQuestionId } from '../workflows/questions';
 import { approveSignal, resolveSignal } from '../workflows/signals';
 import type { CrashEvent } from './crash-control';
 
@@ -80,7 +81,7 @@ export class ScriptedPerson {
   }
 
   private async answer(run: PersonRun, questionId: string): Promise<void> {
-    const callId = questionId.slice(0, questionId.lastIndexOf('#'));
+    const callId = splitQuestionId(questionId)?.callId ?? questionId;
     try {
       const truth = findEffect(run, callId);
       await this.client.workflow.getHandle(run.workflowId).signal(resolveSignal, {

@@ -8,7 +8,8 @@ export function questionId(callId: string, n: number): string {
   return `${callId}#${n}`;
 }
 
-function splitQuestionId(id: string): { callId: string; n: number } | null {
+/** The call and number a question id names, or `null` if it is not one. */
+export function splitQuestionId(id: string): { callId: string; n: number } | null {
   const at = id.lastIndexOf('#');
   const n = Number(id.slice(at + 1));
   return at > 0 && Number.isInteger(n) && n > 0 ? { callId: id.slice(0, at), n } : null;

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { closeOnSignal, runMain } from '../common/cli';
+import { devServerSearchAttributeFlags } from '../common/search-attributes';
 import { findTemporalCli, NoTemporalCliError } from '../common/temporal-cli';
 import { buildModelServer } from '../model/app';
 import { buildTracker } from '../tracker/app';
@@ -31,19 +32,21 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
 }
 
 /**
- * `npm run dev`: everything on one machine. A Temporal dev server (the `temporal` CLI) keeping its state in `.dev/`, the tracker on `.dev/tracker.db`, the scripted
- * model server, and a worker as its own process, so that it can be killed and restarted by hand.
+ * `npm run dev`: everything on one machine. A Temporal dev server (the `temporal` CLI) with its Web UI,
+ * keeping its state in `.dev/` (or `DEV_DIR`) and registering the agent's search attributes, the
+ * tracker on `.dev/tracker.db`, the scripted model server, and a worker as its own process, so that it
+ * can be killed and restarted by hand. Ports: `DEV_TEMPORAL_PORT`, `DEV_UI_PORT`, `DEV_TRACKER_PORT`, `DEV_MODEL_PORT`.
  */
 async function main(): Promise<void> {
   const cli = findTemporalCli();
   if (!cli) throw new NoTemporalCliError();
-  const dir = path.join(ROOT, '.dev');
+  const dir = path.resolve(process.env.DEV_DIR ?? path.join(ROOT, '.dev'));
   mkdirSync(dir, { recursive: true });
   const stops: Array<() => Promise<void>> = [];
 
   const server = spawn(
     cli,
-    ['server', 'start-dev', '--port', String(TEMPORAL_PORT), '--ui-port', String(UI_PORT), '--db-filename', path.join(dir, 'temporal.db'), '--log-level', 'error'],
+    ['server', 'start-dev', '--port', String(TEMPORAL_PORT), '--ui-port', String(UI_PORT), '--db-filename', path.join(dir, 'temporal.db'), '--log-level', 'error', ...devServerSearchAttributeFlags()],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
   stops.push(async () => void server.kill('SIGTERM'));
@@ -89,7 +92,7 @@ async function main(): Promise<void> {
     [
       `Temporal server  localhost:${TEMPORAL_PORT}${cli ? ` (${cli})` : ''}`,
       `Temporal Web UI  http://localhost:${UI_PORT}`,
-      `tracker          http://127.0.0.1:${TRACKER_PORT} (db .dev/tracker.db, keyed)`,
+      `tracker          http://127.0.0.1:${TRACKER_PORT} (db ${path.relative(process.cwd(), path.join(dir, 'tracker.db'))}, keyed)`,
       `model server     http://127.0.0.1:${MODEL_PORT}/v1 (scripted triage)`,
       `then, in another shell: npm run start -- --task "Checkout fails with a coupon" --wait`,
     ].join('\n'),

@@ -1,13 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { parseDuration } from '../common/duration';
+import { AGENT_WAITING, WAITING_NONE } from '../common/search-attributes';
 import type { agentWorkflow } from '../workflows/agent';
 import { TOOL_SPECS } from '../workflows/tools';
 import type { AgentInput } from '../workflows/types';
+import { ensureSearchAttributes } from '../workers/search-attributes';
 import { withClient } from './connect';
 
 const USAGE =
   'npm run start -- --task TEXT [--repo NAME] [--keyless] [--no-lookup] [--approve TOOL,...] [--approval-timeout DURATION] [--mcp SERVER,...] [--wait]';
+
+/** The run's static details (Markdown, shown by the Web UI): what it was started with. */
+function runDetails(input: AgentInput): string {
+  return [
+    `**Run id** \`${input.runId}\` (every call's idempotency key is made from it)`,
+    `**Repository** ${input.repo}${input.keyless ? ', keyless tracker' : ''}${input.lookup ? '' : ', no lookups'}`,
+    ...(input.approve?.length ? [`**Needs approval** ${input.approve.join(', ')}`] : []),
+    ...(input.mcpServers?.length ? [`**MCP servers** ${input.mcpServers.join(', ')}`] : []),
+  ].join('\n\n');
+}
 
 /**
  * `npm run start`: starts one agent run with a fresh run id and prints its workflow id; with
@@ -61,10 +73,16 @@ async function main(): Promise<void> {
     ...(mcpServers.length > 0 ? { mcpServers } : {}),
   };
   await withClient(async ({ client, taskQueue }) => {
+    // The run starts with `AgentWaiting` set, which the namespace must know (as the worker does).
+    await ensureSearchAttributes(client.connection.operatorService, client.options.namespace);
     const handle = await client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
       taskQueue,
       workflowId: `triage-${runId}`,
       args: [input],
+      // What the Web UI shows for the run: its task, and how it was started.
+      staticSummary: values.task,
+      staticDetails: runDetails(input),
+      typedSearchAttributes: [{ key: AGENT_WAITING, value: [WAITING_NONE] }],
     });
     console.log(handle.workflowId);
     if (values.wait) console.log(JSON.stringify(await handle.result(), null, 2));

@@ -1,23 +1,55 @@
+import type { Client } from '@temporalio/client';
 import { key } from '../common/key';
+import { WAITING_FOR_A_PERSON } from '../common/search-attributes';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
-import { pendingQuery } from '../workflows/signals';
+import { pendingQuery, WAITING_MEMO } from '../workflows/signals';
+import type { WaitingState } from '../workflows/types';
 import { waitingRun, withClient } from './connect';
 
-const USAGE = 'npm run status -- WORKFLOW_ID [--json]';
+const USAGE = 'npm run status -- [WORKFLOW_ID] [--json]';
 
 /** How long to wait for a worker to answer the `pending` query before reporting from the memo alone. */
 const QUERY_WAIT_MS = 5_000;
 
+/** The running runs that wait for a person, found by their search attributes (no worker needed). */
+const WAITING_RUNS_QUERY = `${WAITING_FOR_A_PERSON} AND ExecutionStatus = "Running"`;
+
+/** `npm run status` with no workflow id: every run that waits for a person, and what it waits for. */
+async function listWaitingRuns(client: Client, json: boolean): Promise<void> {
+  const runs: Array<{ workflowId: string; startTime: Date; waiting: WaitingState }> = [];
+  for await (const run of client.workflow.list({ query: WAITING_RUNS_QUERY })) {
+    const waiting = (run.memo?.[WAITING_MEMO] as WaitingState | undefined) ?? { approvals: [], questions: [] };
+    runs.push({ workflowId: run.workflowId, startTime: run.startTime, waiting });
+  }
+  if (json) {
+    console.log(JSON.stringify(runs, null, 2));
+    return;
+  }
+  if (runs.length === 0) {
+    console.log('no run waits for a person');
+    return;
+  }
+  console.log(`${runs.length} run(s) wait for a person (oldest first):`);
+  for (const { workflowId, waiting } of runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime())) {
+    const waits = [
+      ...waiting.approvals.map((a) => `approval of ${a.callId} ${a.tool}`),
+      ...waiting.questions.map((q) => `answer to ${q.questionId ?? q.callId} (did ${q.callId} ${q.tool} happen?)`),
+    ];
+    console.log(`${workflowId}: ${waits.join('; ')}`);
+  }
+}
+
 /**
  * `npm run status`: a run's waiting approvals, open questions, and the rung that settled each call so
- * far. What the run waits for comes from its memo, which the server answers alone; the calls come from
+ * far; with no workflow id, the runs that wait for a person. What the run waits for comes from its memo, which the server answers alone; the calls come from
  * a query, which needs a worker: with none alive, status says so and shows what the memo has.
  */
 async function main(): Promise<void> {
   const { values, positionals } = parseCommandLine(process.argv.slice(2), { json: { type: 'boolean', default: false } }, USAGE, true);
-  if (positionals.length !== 1) throw new UsageError('give one workflow id', USAGE);
+  if (positionals.length > 1) throw new UsageError('give one workflow id, or none to list the runs that wait for a person', USAGE);
   const [workflowId] = positionals;
   await withClient(async ({ client }) => {
+    if (workflowId === undefined) return listWaitingRuns(client, values.json!);
     const { handle, waiting, status } = await waitingRun(client, workflowId);
     const pending = await client.withDeadline(Date.now() + QUERY_WAIT_MS, () => handle.query(pendingQuery)).catch(() => null);
     if (values.json) {

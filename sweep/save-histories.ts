@@ -6,8 +6,12 @@ import { runSweep } from './run-sweep';
 import type { Scenario } from './scenario';
 import { selectVariants } from './variants';
 
-/** Where the histories go; `test/replay.test.ts` replays every file in it against the current code. */
-export const HISTORIES_DIR = path.join(__dirname, '..', 'testdata', 'histories');
+/**
+ * Where the histories of today's code go. Its sibling folders keep those of older code, frozen, so
+ * that a `patched()` change stays tested against the runs it was made for; `test/replay.test.ts`
+ * replays every one of them against the current code.
+ */
+export const HISTORIES_DIR = path.join(__dirname, '..', 'testdata', 'histories', 'current');
 
 /** The points whose kill leaves the most to settle: a write in doubt, a question, an approval, a turn. */
 const TELLING = ['tracker.accepted', 'mcp.accepted', 'approval.pending', 'question.asked', 'turn.returned', 'tool.started'];
@@ -15,7 +19,7 @@ const TELLING = ['tracker.accepted', 'mcp.accepted', 'approval.pending', 'questi
 /**
  * `npm run save-histories`: runs the first pass of the sweep for every variant, and saves the history
  * of two of its scenarios per variant (killed at the first write in doubt, or the nearest telling
- * point, and at the middle of the run) into `testdata/histories/`. Run it after a change that is meant
+ * point, and at the middle of the run) into `testdata/histories/current/`. Run it after a change that is meant
  * to alter what the workflows record; `test/replay.test.ts` then guards the change that is not.
  */
 async function main(): Promise<void> {

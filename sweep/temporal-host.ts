@@ -1,4 +1,5 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { AGENT_SEARCH_ATTRIBUTES } from '../common/search-attributes';
 import { devServerExecutable } from '../common/temporal-cli';
 
 /**
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
       ...(ui ? { ui: true } : {}), // the UI listens on the server's port + 1000
       executable: devServerExecutable(),
       log: { format: 'pretty', level: 'error' },
+      searchAttributes: [...AGENT_SEARCH_ATTRIBUTES],
       // One partition per task queue: no forwarding between partitions, so a task reaches the one worker at once.
       extraArgs: [
         '--dynamic-config-value', 'matching.numTaskqueueReadPartitions=1',

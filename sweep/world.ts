@@ -12,6 +12,7 @@ import { buildModelServer } from '../model/app';
 import { buildTracker } from '../tracker/app';
 import { Store } from '../tracker/store';
 import { workflowSources } from '../workers/create-worker';
+import { ensureSearchAttributes } from '../workers/search-attributes';
 import { MCP_SERVER_NAMES, McpHost } from './mcp-host';
 import { childPids } from './timings';
 
@@ -138,6 +139,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     ? { address: options.address, ui: null, pid: null, stop: async () => {} }
     : await startTemporalHost(options.ui ?? false);
   const env = await TestWorkflowEnvironment.createFromExistingServer({ address: host.address, namespace: options.namespace ?? 'default' });
+  // The world's own dev server registers the agent's search attributes when it starts; another server may lack them.
+  if (options.address) await ensureSearchAttributes(env.connection.operatorService, options.namespace ?? 'default');
   const apps: FastifyInstance[] = [];
   const stores: Store[] = [];
   const tracker = async (keyless: boolean): Promise<WorldTracker> => {

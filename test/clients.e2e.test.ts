@@ -1,5 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { msToTs } from '@temporalio/common/lib/time';
+import { temporal } from '@temporalio/proto';
+import { findTemporalCli } from '../common/temporal-cli';
+import { ensureSearchAttributes } from '../workers/search-attributes';
 import { ROOT } from './helpers/processes';
 import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/tuning';
 import { WAITING_MEMO } from '../workflows/signals';
@@ -10,6 +14,12 @@ import { startWorkerChild, useSystemWithWorker, type WorkerChild } from './helpe
 const run = promisify(execFile);
 const TASK_QUEUE = 'clients-e2e';
 const system = useSystemWithWorker(TASK_QUEUE);
+
+/** The workflow ids `temporal workflow list --query` finds, as a user would run it. */
+async function workflowList(query: string): Promise<string[]> {
+  const { stdout } = await run(findTemporalCli()!, ['workflow', 'list', '--address', system().env.address, '--query', query, '--output', 'json']);
+  return (JSON.parse(stdout || '[]') as Array<{ execution: { workflowId: string } }>).map((w) => w.execution.workflowId);
+}
 
 /** Runs a client command as a user would, returning its exit code and output. */
 async function cli(script: string, args: string[], env: NodeJS.ProcessEnv = {}) {
@@ -54,6 +64,25 @@ describe('command-line clients against a real dev server', () => {
     });
     expect(final.calls.find((c) => c.callId === 'call_create_2')).toMatchObject({ status: 'denied', result: expect.stringMatching(/: not now$/) });
     expect(system().trackers.keyed.store.counts('cli-approve')).toEqual({ issues: 1, comments: 1 });
+  });
+
+  test('a worker registers the search attributes on a namespace that lacks them, and refuses one where they have another type', async () => {
+    const { connection } = system().env;
+    // The test system's dev server registered them at start.
+    expect(await ensureSearchAttributes(connection.operatorService, 'default')).toEqual([]);
+    const fresh = `sa-${Date.now()}`;
+    await connection.workflowService.registerNamespace({ namespace: fresh, workflowExecutionRetentionPeriod: msToTs('1 day') });
+    await eventually(() => connection.operatorService.listSearchAttributes({ namespace: fresh }).then(() => true, () => false));
+    expect(await ensureSearchAttributes(connection.operatorService, fresh)).toEqual(['AgentWaiting', 'AgentPendingCalls']);
+    expect(await ensureSearchAttributes(connection.operatorService, fresh)).toEqual([]);
+
+    const wrong = `sa-wrong-${Date.now()}`;
+    await connection.workflowService.registerNamespace({ namespace: wrong, workflowExecutionRetentionPeriod: msToTs('1 day') });
+    await eventually(() => connection.operatorService.listSearchAttributes({ namespace: wrong }).then(() => true, () => false));
+    await connection.operatorService.addSearchAttributes({ namespace: wrong, searchAttributes: { AgentWaiting: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD } });
+    await expect(ensureSearchAttributes(connection.operatorService, wrong)).rejects.toThrow(
+      new RegExp(`^the search attributes AgentWaiting, AgentPendingCalls \\(keyword lists\\) are not usable on namespace ${wrong}: AgentWaiting exists with another type`),
+    );
   });
 
   test('start --wait prints the result as JSON', async () => {
@@ -106,6 +135,17 @@ describe('command-line clients against a real dev server', () => {
       expect(status.stdout).toContain('no worker answered');
       expect(status.stdout).toContain('question call_create_1#1: did call_create_1 create_issue happen?');
 
+      // The server finds the run by what it waits for: the Temporal CLI's query, and status with no id.
+      const listed = await eventually(async () => {
+        const ids = await workflowList(`AgentWaiting = "question" AND AgentPendingCalls = "call_create_1"`);
+        return ids.includes(handle.workflowId) && ids;
+      });
+      expect(listed).toContain(handle.workflowId);
+      expect(await workflowList(`AgentWaiting = "approval" AND WorkflowId = "${handle.workflowId}"`)).toEqual([]);
+      const waitingRuns = await cliOn('status', []);
+      expect(waitingRuns.code).toBe(0);
+      expect(waitingRuns.stdout).toContain(`${handle.workflowId}: answer to call_create_1#1 (did call_create_1 create_issue happen?)`);
+
       // The person finds the issue in the tracker and gives its record as the call's result.
       const { comments: _c, ...made } = system().trackers.keyless.store.contents('cli-no-worker')[0];
       const answered = await cliOn('resolve', [handle.workflowId, 'call_create_1', '--happened', '--result', JSON.stringify(made)]);
@@ -122,6 +162,11 @@ describe('command-line clients against a real dev server', () => {
       expect(system().trackers.keyless.store.counts('cli-no-worker')).toEqual({ issues: 2, comments: 1 });
       expect(result.questionsAsked).toBe(1);
       expect(await waitingFor()).toEqual({ approvals: [], questions: [] });
+      const { searchAttributes } = await handle.describe();
+      // An empty keyword list removes the attribute: no call waits.
+      expect(searchAttributes).toMatchObject({ AgentWaiting: ['none'] });
+      expect(searchAttributes).not.toHaveProperty('AgentPendingCalls');
+      expect((await cliOn('status', [])).stdout).not.toContain(handle.workflowId);
     } finally {
       for (const c of children) await c.kill();
     }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { AGENT_SEARCH_ATTRIBUTES } from '../common/search-attributes';
 import { ROOT } from './helpers/processes';
 
 // No Docker engine runs where these tests run, so docker-compose.yml is checked by reading it.
@@ -12,6 +13,8 @@ interface Service {
   environment?: Record<string, string>;
   ports?: string[];
   healthcheck?: unknown;
+  entrypoint?: string[];
+  restart?: string;
 }
 
 const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service>; volumes: Record<string, unknown> };
@@ -26,7 +29,7 @@ function listenPort(service: Service): number | undefined {
 
 describe('docker-compose.yml, checked statically', () => {
   test('runs Temporal on PostgreSQL, the Temporal UI, the tracker, the model server and a worker', () => {
-    expect(Object.keys(services).sort()).toEqual(['model', 'postgresql', 'temporal', 'temporal-ui', 'tracker', 'worker']);
+    expect(Object.keys(services).sort()).toEqual(['model', 'postgresql', 'register-search-attributes', 'temporal', 'temporal-ui', 'tracker', 'worker']);
     expect(services.temporal.environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'postgresql' });
   });
 
@@ -46,9 +49,11 @@ describe('docker-compose.yml, checked statically', () => {
       for (const [dep, { condition }] of Object.entries(deps)) {
         expect(Object.keys(services)).toContain(dep);
         if (condition === 'service_healthy') expect(services[dep].healthcheck).toBeDefined();
+        // Only a one-shot service (one with a restart policy that ends) can complete.
+        if (condition === 'service_completed_successfully') expect(services[dep].restart).toBe('on-failure');
       }
     }
-    expect(Object.keys(services.worker.depends_on as object).sort()).toEqual(['model', 'temporal', 'tracker']);
+    expect(Object.keys(services.worker.depends_on as object).sort()).toEqual(['model', 'register-search-attributes', 'temporal', 'tracker']);
   });
 
   test("the worker's addresses point at services and ports that exist", () => {
@@ -71,6 +76,19 @@ describe('docker-compose.yml, checked statically', () => {
       expect(Object.keys(pkg.scripts)).toContain(s.command![2]);
       if (listenPort(s) !== undefined) expect(s.command).toEqual(expect.arrayContaining(['--host', '0.0.0.0']));
     }
+  });
+
+  test('the search attributes the agent keeps are registered, each once, as keyword lists, on the server the worker uses', () => {
+    const register = services['register-search-attributes'];
+    expect(register.image).toBe(services.temporal.image); // the server's image carries the temporal CLI
+    const args = [...register.entrypoint!, ...register.command!];
+    const flag = (name: string) => args.flatMap((a, i) => (a === name ? [args[i + 1]] : []));
+    expect(args.slice(0, 4)).toEqual(['temporal', 'operator', 'search-attribute', 'create']);
+    expect(flag('--address')).toEqual([services.worker.environment!.TEMPORAL_ADDRESS]);
+    expect(flag('--namespace')).toEqual(['default']);
+    expect(flag('--name')).toEqual(AGENT_SEARCH_ATTRIBUTES.map((k) => k.name));
+    expect(flag('--type')).toEqual(AGENT_SEARCH_ATTRIBUTES.map(() => 'KeywordList'));
+    expect(services.worker.depends_on).toMatchObject({ 'register-search-attributes': { condition: 'service_completed_successfully' } });
   });
 
   test('named volumes are declared', () => {

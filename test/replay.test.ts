@@ -9,12 +9,16 @@ import { ROOT } from './helpers/processes';
 // replayed against today's workflow code: a change that would break a run already under way (one
 // waiting days for a person, say) fails here, not in production.
 
+// `current/` holds histories made by today's code; each sibling folder, those of an older version of
+// it (named for the change that followed), kept while a `patched()` branch still serves such runs.
 const dir = path.join(ROOT, 'testdata', 'histories');
-const files = readdirSync(dir).filter((f) => f.endsWith('.binpb')).sort();
+const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.binpb')).sort();
 
-test('there is a saved history for every variant of the sweep', async () => {
+test('there is a saved history of today\'s code for every variant of the sweep, and older ones beside them', async () => {
   const { selectVariants } = await import('../sweep/variants');
-  const saved = new Set(files.map((f) => f.replace(/-\d+\.binpb$/, '')));
+  const current = files.filter((f) => f.startsWith(`current${path.sep}`)).map((f) => path.basename(f));
+  const saved = new Set(current.map((f) => f.replace(/-\d+\.binpb$/, '')));
+  expect(files.length).toBeGreaterThan(current.length);
   expect(selectVariants().map((v) => v.name).filter((v) => !saved.has(v))).toEqual([]);
 });
 

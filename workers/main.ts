@@ -4,6 +4,7 @@ import { McpToolbox } from '../activities/mcp-toolbox';
 import { configFromEnv } from '../common/config';
 import { loadMcpConfig } from '../mcp/config';
 import { createAgentWorker } from './create-worker';
+import { ensureSearchAttributes } from './search-attributes';
 
 /**
  * `npm run worker`: serves the agent's task queue until SIGINT or SIGTERM, then finishes its current
@@ -22,6 +23,9 @@ async function main(): Promise<void> {
     throw new Error(`cannot reach Temporal at ${config.temporalAddress} (set TEMPORAL_ADDRESS): ${(err as Error).message}`);
   }
   try {
+    // A run publishes what it waits for in search attributes; without them its workflow tasks would fail.
+    const added = await ensureSearchAttributes(connection.operatorService, config.namespace);
+    if (added.length > 0) console.log(`registered search attributes ${added.join(', ')} on namespace ${config.namespace}`);
     const worker = await createAgentWorker({ connection, ...config, mcp });
     const servers = mcp ? `, MCP servers ${Object.keys(mcp.config.mcpServers).join(', ') || 'none'}` : '';
     console.log(

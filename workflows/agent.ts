@@ -1,11 +1,12 @@
-import { ApplicationFailure, continueAsNew, setHandler, upsertMemo, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { agentActivities } from './agent-activities';
 import { approvalGate } from './approvals';
 import { callIdentities, callRunner } from './calls';
 import { personQuestions } from './questions';
-import { pendingQuery, WAITING_MEMO } from './signals';
+import { pendingQuery } from './signals';
 import { TOOL_SPECS, toolsForModel, type ToolSpec } from './tools';
-import type { AgentInput, AgentResult, CallRecord, ChatMessage, Rung, WaitingState } from './types';
+import type { AgentInput, AgentResult, CallRecord, ChatMessage, Rung } from './types';
+import { runVisibility } from './visibility';
 
 const SYSTEM_PROMPT =
   'You triage bug reports. File issues for what is broken, comment with findings, search before you finish, ' +
@@ -25,13 +26,15 @@ const SYSTEM_PROMPT =
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   const carried = input.carried;
   const activities = agentActivities(input.timeouts);
-  // What the run waits for is published in its memo, which a client reads with no worker alive.
-  const publish = () => upsertMemo({ [WAITING_MEMO]: { approvals: approvals.open(), questions: questions.open() } satisfies WaitingState });
+  const calls: CallRecord[] = carried?.calls ?? [];
+  // What the run waits for goes to its memo and search attributes, which the server answers for with
+  // no worker alive; its story goes to its current details, for the Web UI.
+  const shown = runVisibility(workflowInfo().workflowId, calls);
+  const publish = () => shown.waiting({ approvals: approvals.open(), questions: questions.open() });
   const approvals = approvalGate(publish, input.approvalTimeoutMs, carried?.approvals);
   const questions = personQuestions(publish, carried?.questions);
   const identity = callIdentities(carried?.callIds);
   const retention = new Map<string, number>(carried?.retention ?? []);
-  const calls: CallRecord[] = carried?.calls ?? [];
 
   const rungs = () => Object.fromEntries(calls.filter((c) => c.rung).map((c) => [c.callId, c.rung!])) as Record<string, Rung>;
   setHandler(pendingQuery, () => ({
@@ -80,9 +83,11 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
       });
     }
     // The reply, call ids included, is in history once this returns, before any of its tools run.
-    const { message: reply, finishReason } = await activities.callModel({ runId: input.runId, model: input.model, messages, tools });
+    shown.doing(`turn ${turn}: waiting for the model's reply`);
+    const { message: reply, finishReason } = await activities.callModel({ runId: input.runId, model: input.model, messages, tools }, turn);
     messages.push(reply);
     if (!reply.tool_calls?.length) {
+      shown.doing(`finished: the model answered at turn ${turn}`);
       return {
         runId: input.runId,
         answer: reply.content ?? '',
@@ -94,6 +99,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
       };
     }
     for (const [i, call] of reply.tool_calls.entries()) {
+      shown.doing(`turn ${turn}: tool call ${i + 1} of ${reply.tool_calls.length}, ${call.function.name}`);
       const content = await runCall(call, { turn, position: i + 1, finishReason });
       messages.push({ role: 'tool', tool_call_id: call.id, content });
     }

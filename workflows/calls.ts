@@ -125,7 +125,7 @@ export function callRunner({ input, specs, activities, approvals, questions, cal
         status: (s) => (record.status = s),
         attempt: async (repeat) => {
           record.attempts += 1;
-          const outcome = await attemptTool(() => activities.runTool(request, repeat));
+          const outcome = await attemptTool(() => activities.runTool(request, repeat, record.attempts));
           if (outcome.kind === 'ok') record.attempts += outcome.response.attempt - 1;
           if (outcome.kind === 'ok' && outcome.response.keyRetentionMs) retention.set(receiver, outcome.response.keyRetentionMs);
           return outcome;

@@ -1,8 +1,11 @@
 import type { WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import { crashPoints } from './sinks';
 
-/** Commands that only publish what the run waits for (its memo): they change nothing a kill could repeat. */
-const PUBLISHING = new Set(['modifyWorkflowProperties']);
+/**
+ * Commands that change nothing a kill could repeat: those that publish what the run waits for (memo,
+ * search attributes), and the marker that records which version of the code made the history (a patch).
+ */
+const BOOKKEEPING = new Set(['modifyWorkflowProperties', 'upsertWorkflowSearchAttributes', 'setPatchMarker']);
 
 /**
  * Reports `workflow.decided` at the end of every activation that made commands (not a query, not a
@@ -11,7 +14,7 @@ const PUBLISHING = new Set(['modifyWorkflowProperties']);
  * A task that decides nothing (it only waits, say for a person, and publishes that in its memo) is
  * not a point of its own: a kill there leaves the world as a kill at the point the task passed just
  * before (`question.asked`, `approval.pending`), and whether such a task happens at all depends on
- * when a signal arrives. For the same reason memo updates are left out of a point's detail.
+ * when a signal arrives. For the same reason bookkeeping commands are left out of a point's detail.
  */
 export const interceptors: WorkflowInterceptorsFactory = () => {
   let decides = false;
@@ -24,7 +27,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
           return next(input);
         },
         concludeActivation(input, next) {
-          const kinds = input.commands.map((c) => Object.keys(c).find((k) => k !== 'userMetadata') ?? '?').filter((k) => !PUBLISHING.has(k));
+          const kinds = input.commands.map((c) => Object.keys(c).find((k) => k !== 'userMetadata') ?? '?').filter((k) => !BOOKKEEPING.has(k));
           if (decides && kinds.length > 0) crashPoints.reached('workflow.decided', kinds.join(','));
           return next(input);
         },

@@ -1,0 +1,135 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { findChromium } from '../sweep/report-screenshot';
+import { ROOT, startChild, type Child } from './helpers/processes';
+import { eventually } from './helpers/runs';
+
+// `npm run dev` as a newcomer runs it, and its Web UI in a real headless Chromium: a run that waits for
+// a person is found by its search attribute, and its page tells its story (the task as its summary,
+// what it waits for and the command that answers, each activity's summary).
+
+const run = promisify(execFile);
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The page's text, with that of its frames (the Web UI renders Markdown in a sandboxed frame). */
+async function allText(page: Page): Promise<string> {
+  const texts = await Promise.all(page.frames().map((f) => f.locator('body').innerText().catch(() => '')));
+  return texts.join('\n');
+}
+
+/**
+ * Opens `url` and waits until its text (frames included) contains every one of `wanted`, loading the
+ * page again every 15 s (the UI fetches some parts once); returns the text.
+ */
+async function pageShowing(page: Page, url: string, wanted: string[], timeoutMs = 90_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    await page.goto(url);
+    const reloadAt = Math.min(Date.now() + 15_000, deadline);
+    while (Date.now() < reloadAt) {
+      last = await allText(page);
+      if (wanted.every((w) => last.includes(w))) return last;
+      await page.waitForTimeout(500);
+    }
+  }
+  throw new Error(`${url} did not show ${JSON.stringify(wanted.filter((w) => !last.includes(w)))}; it showed:\n${last}`);
+}
+
+let dev: Child;
+let browser: Browser;
+const dir = mkdtempSync(path.join(os.tmpdir(), 'web-ui-'));
+const ports = { temporal: 0, ui: 0, tracker: 0, model: 0 };
+const uiErrors: string[] = [];
+
+beforeAll(async () => {
+  for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
+  dev = startChild('clients/dev.ts', [], {
+    DEV_DIR: dir,
+    DEV_TEMPORAL_PORT: String(ports.temporal),
+    DEV_UI_PORT: String(ports.ui),
+    DEV_TRACKER_PORT: String(ports.tracker),
+    DEV_MODEL_PORT: String(ports.model),
+  });
+  await dev.waitFor(/then, in another shell/, 60_000);
+  await dev.waitFor(/worker serving task queue/, 60_000);
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error('no Chromium found: apt-get install chromium, or set CHROMIUM');
+  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await dev?.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs a client command against the dev system, as a user would in another shell. */
+async function cli(script: string, args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', `clients/${script}.ts`, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}` },
+  });
+  return stdout;
+}
+
+test('npm run dev: a run waiting for approval is found by AgentWaiting in the Web UI, and its page says what it waits for and what each activity did', async () => {
+  const workflowId = (await cli('start', ['--task', 'Checkout fails with a coupon', '--approve', 'create_issue'])).trim();
+  const ui = `http://127.0.0.1:${ports.ui}`;
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  // The UI's only request off this machine is its news feed; any other error is ours.
+  page.on('console', (m) => m.type() === 'error' && !m.location().url.startsWith('https://newsfeed.temporal.io') && uiErrors.push(m.text()));
+  page.on('pageerror', (e) => uiErrors.push(e.message));
+
+  // The filter a person would type: every run that waits for an approval.
+  const list = `${ui}/namespaces/default/workflows?query=${encodeURIComponent('AgentWaiting="approval"')}`;
+  await pageShowing(page, list, [workflowId]);
+  await page.screenshot({ path: path.join(dir, 'waiting-runs.png') });
+
+  // The run's user metadata: its task as the summary, how it was started, and what it waits for now.
+  // The UI names a run by workflow id and run id; it adds the latest run id when given the workflow id.
+  await page.goto(`${ui}/namespaces/default/workflows/${workflowId}`);
+  await page.waitForURL(new RegExp(`/workflows/${workflowId}/[0-9a-f-]{36}/`));
+  const runPage = page.url().replace(/\/[a-z-]+$/, '');
+  const metadata = await pageShowing(page, `${runPage}/user-metadata`, [
+    'Checkout fails with a coupon',
+    'Needs approval create_issue',
+    'Waiting for a person',
+    `npm run approve -- ${workflowId} call_create_1`,
+    'call_create_1 create_issue: waiting-approval',
+  ]);
+  expect(metadata).toContain('Now: turn 1: tool call 1 of 2, create_issue');
+  await page.screenshot({ path: path.join(dir, 'current-details.png'), fullPage: true });
+
+  // Approved: the calls run, each activity named by its summary, and the details tell how each was settled.
+  await cli('approve', [workflowId, 'call_create_1']);
+  await eventually(async () => (await cli('status', [workflowId])).includes('waiting for approval: call_create_2'));
+  await cli('approve', [workflowId, 'call_create_2', '--deny', '--reason', 'one issue is enough']);
+  await pageShowing(page, `${runPage}/history`, [
+    'model reply, turn 1',
+    'create_issue call_create_1, attempt 1',
+    'search_issues call_search_1',
+  ]);
+  const after = await pageShowing(page, `${runPage}/user-metadata`, [
+    'finished: the model answered',
+    'call_create_1 create_issue: done, 1 attempt(s), settled: ran once',
+    'call_create_2 create_issue: denied',
+  ]);
+  expect(after).not.toContain('Waiting for a person');
+  // No run waits any more.
+  expect(await cli('status', [])).toBe('no run waits for a person\n');
+  expect(uiErrors).toEqual([]);
+}, 240_000);

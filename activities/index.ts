@@ -23,6 +23,8 @@ import { callTrackerTool, lookupTrackerCall } from '../tracker/tools';
 export interface ActivityConfig {
   /** The tracker's base URL, unless a run names its own. */
   trackerUrl: string;
+  /** The bearer token of the tracker at `trackerUrl` (`TRACKER_TOKEN`); never sent to another tracker. */
+  trackerToken?: string;
   /** The OpenAI-compatible client (base URL and key from `OPENAI_BASE_URL`, `OPENAI_API_KEY`). */
   openai: OpenAI;
   /** Model name, unless a run names its own (`AGENT_MODEL`). */
@@ -51,6 +53,16 @@ async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
   } finally {
     clearInterval(timer);
   }
+}
+
+/**
+ * The tracker a call goes to, and its token: the worker's own tracker gets the worker's token; a
+ * tracker a run names in its input gets none, so a workflow's input cannot lead the token elsewhere.
+ */
+function trackerOf(config: ActivityConfig, url: string | undefined): { trackerUrl: string; trackerToken?: string } {
+  const trackerUrl = url ?? config.trackerUrl;
+  const own = new URL(trackerUrl).origin === new URL(config.trackerUrl).origin;
+  return own && config.trackerToken ? { trackerUrl, trackerToken: config.trackerToken } : { trackerUrl };
 }
 
 /** Builds the agent's activities around one configuration. */
@@ -98,7 +110,7 @@ export function createActivities(config: ActivityConfig) {
               errorMayHideEffect: req.errorMayHideEffect,
             })
           : await callTrackerTool(req.tool, req.args, {
-              trackerUrl: req.trackerUrl ?? config.trackerUrl,
+              ...trackerOf(config, req.trackerUrl),
               repo: req.repo,
               key: callKey,
               sendKey: req.sendKey,
@@ -130,7 +142,7 @@ export function createActivities(config: ActivityConfig) {
         const detail = `${call.function.name} ${call.id}`;
         await crashPoint('tool.started', where(detail));
         const result = await callTrackerTool(call.function.name, JSON.parse(call.function.arguments) as Record<string, unknown>, {
-          trackerUrl: req.trackerUrl ?? config.trackerUrl,
+          ...trackerOf(config, req.trackerUrl),
           repo: req.repo,
           key: key(req.runId, call.id),
           sendKey: false,
@@ -161,7 +173,7 @@ export function createActivities(config: ActivityConfig) {
                 signal,
               })
             : await lookupTrackerCall(req.tool, {
-                trackerUrl: req.trackerUrl ?? config.trackerUrl,
+                ...trackerOf(config, req.trackerUrl),
                 repo: req.repo,
                 key: callKey,
                 byKey: req.sendKey && !req.keyExpired,

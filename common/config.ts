@@ -12,6 +12,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {
     taskQueue: env.TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
     /** `TRACKER_URL`, default `http://127.0.0.1:4100`. */
     trackerUrl: env.TRACKER_URL ?? 'http://127.0.0.1:4100',
+    /** `TRACKER_TOKEN`: the tracker's bearer token, if it requires one. Default none. */
+    trackerToken: env.TRACKER_TOKEN || undefined,
     /** `OPENAI_BASE_URL`, default the scripted model server at `http://127.0.0.1:4200/v1`. */
     openaiBaseUrl: env.OPENAI_BASE_URL ?? 'http://127.0.0.1:4200/v1',
     /** `OPENAI_API_KEY`; the scripted server needs none, so the default is a placeholder. */

@@ -63,6 +63,34 @@ const configSchema = z
   .object({ mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'a server name may hold letters, digits, _ . -'), z.unknown()) })
   .passthrough();
 
+/**
+ * Replaces each `${NAME}` in `text` with the environment variable `NAME`, so a token or password
+ * lives in the environment, not in the file. `where` names the field in the error for a variable
+ * that is not set.
+ */
+function expand(text: string, env: NodeJS.ProcessEnv, source: string, where: string): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    const value = env[name];
+    if (value === undefined) throw new McpConfigError(source, `${where}: \${${name}} is not set in the environment`);
+    return value;
+  });
+}
+
+/** `${VAR}` expanded in the fields that may hold secrets or paths: `env`, `headers`, `args` and `url`. */
+function expandServer(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, source: string, where: string): Record<string, unknown> {
+  const out = { ...raw };
+  const str = (value: unknown, at: string) => (typeof value === 'string' ? expand(value, env, source, at) : value);
+  for (const field of ['env', 'headers'] as const) {
+    const map = raw[field];
+    if (map && typeof map === 'object' && !Array.isArray(map)) {
+      out[field] = Object.fromEntries(Object.entries(map).map(([k, v]) => [k, str(v, `${where}.${field}.${k}`)]));
+    }
+  }
+  if (Array.isArray(raw.args)) out.args = raw.args.map((a, i) => str(a, `${where}.args.${i}`));
+  if ('url' in raw) out.url = str(raw.url, `${where}.url`);
+  return out;
+}
+
 /** `isStdio(server)`: whether the worker starts this server itself. */
 export function isStdio(server: McpServerConfig): server is StdioServerConfig {
   return 'command' in server;
@@ -70,9 +98,10 @@ export function isStdio(server: McpServerConfig): server is StdioServerConfig {
 
 /**
  * Parses an MCP configuration. `source` names it in errors; a relative `cwd` is resolved against
- * `baseDir` (default the process's working folder).
+ * `baseDir` (default the process's working folder); `${VAR}` in `env`, `headers`, `args` and `url`
+ * comes from `env` (default the process's environment).
  */
-export function parseMcpConfig(text: string, source: string, baseDir = process.cwd()): McpConfig {
+export function parseMcpConfig(text: string, source: string, baseDir = process.cwd(), env: NodeJS.ProcessEnv = process.env): McpConfig {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -82,9 +111,10 @@ export function parseMcpConfig(text: string, source: string, baseDir = process.c
   const top = configSchema.safeParse(json);
   if (!top.success) throw new McpConfigError(source, describe(top.error, ''));
   const servers: Record<string, McpServerConfig> = {};
-  for (const [name, raw] of Object.entries(top.data.mcpServers)) {
+  for (const [name, given] of Object.entries(top.data.mcpServers)) {
     const where = `mcpServers.${name}`;
-    if (typeof raw !== 'object' || raw === null) throw new McpConfigError(source, `${where} must be an object`);
+    if (typeof given !== 'object' || given === null) throw new McpConfigError(source, `${where} must be an object`);
+    const raw = expandServer(given as Record<string, unknown>, env, source, where);
     const kind = (raw as { type?: unknown }).type;
     if (kind === 'sse') {
       throw new McpConfigError(source, `${where}: the SSE transport is not supported; use the server's Streamable HTTP endpoint`);

@@ -2,16 +2,24 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { closeOnSignal, parseCommandLine, parsePort, runMain } from '../common/cli';
+import { checkExposure, isLoopbackBind } from '../common/access';
+import { closeOnSignal, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
 import { configFromEnv } from '../common/config';
+import { guardRequest, httpPolicy } from './http-guard';
 import { buildTrackerMcpServer, trackerHonoursKeys } from './tracker-server';
 
-const USAGE = 'npm run mcp -- [--port P [--host H]] [--tracker URL] [--repo NAME]';
+const USAGE =
+  'npm run mcp -- [--port P [--host H] [--token T] [--allow-host NAME,...] [--allow-origin URL,...] [--insecure]] [--tracker URL] [--repo NAME]';
+
+/** The largest request body the HTTP endpoint reads; a larger one is refused with 413 before it is parsed. */
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * `npm run mcp`: the tracker's tools over MCP. Without `--port` it speaks over stdio (for clients that
  * start it as a subprocess); with `--port`, Streamable HTTP at `/mcp`, stateless: each request gets a
- * server of its own, so a restart loses nothing.
+ * server of its own, so a restart loses nothing. Over HTTP it answers only to loopback names and
+ * origins unless told more (DNS-rebinding protection), requires a bearer token when given one
+ * (`--token`, `MCP_TOKEN`), and refuses to listen beyond loopback without one.
  */
 async function main(): Promise<void> {
   const { values } = parseCommandLine(
@@ -21,26 +29,47 @@ async function main(): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       tracker: { type: 'string' },
       repo: { type: 'string' },
+      token: { type: 'string' },
+      'allow-host': { type: 'string', default: '' },
+      'allow-origin': { type: 'string', default: '' },
+      insecure: { type: 'boolean', default: false },
     },
     USAGE,
   );
-  const trackerUrl = values.tracker ?? configFromEnv().trackerUrl;
+  const config = configFromEnv();
+  const trackerUrl = values.tracker ?? config.trackerUrl;
   // Advertise keyed writes only if the tracker behind us keeps keys: a client trusts what we say.
   const { keyed, why } = await trackerHonoursKeys(trackerUrl);
   if (why) process.stderr.write(`tracker at ${trackerUrl}: writes advertised as unkeyed, because ${why}\n`);
-  const options = { trackerUrl, repo: values.repo, keyed };
+  const options = { trackerUrl, trackerToken: config.trackerToken, repo: values.repo, keyed };
   if (values.port === undefined) {
     await buildTrackerMcpServer(options).connect(new StdioServerTransport());
     return;
   }
   const port = parsePort(values.port, USAGE);
+  const token = values.token ?? (process.env.MCP_TOKEN || undefined);
+  const exposed = checkExposure('the MCP server', values.host!, token, values.insecure!);
+  if (exposed) throw new UsageError(exposed, USAGE);
+  const list = (text: string) => text.split(',').map((t) => t.trim()).filter(Boolean);
+  const bound = isLoopbackBind(values.host!) || values.host === '0.0.0.0' || values.host === '::' ? [] : [values.host!];
+  const policy = httpPolicy([...bound, ...list(values['allow-host']!)], list(values['allow-origin']!), token);
+  const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+
   const httpServer = http.createServer((req, res) => {
+    // Refused before anything is read or run: a rebinding page or a caller without the token changes nothing.
+    const refusal = guardRequest(req.headers, policy);
+    if (refusal) {
+      process.stderr.write(`refused ${req.method} ${req.url} from ${req.socket.remoteAddress}: ${refusal.message}\n`);
+      json(res, refusal.status, { jsonrpc: '2.0', error: { code: -32000, message: refusal.message }, id: null }, refusal.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
+      return;
+    }
     if ((req.url ?? '').split('?')[0] !== '/mcp') {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not_found', message: 'MCP is served at /mcp' }));
+      json(res, 404, { error: 'not_found', message: 'MCP is served at /mcp' });
       return;
     }
     const server = buildTrackerMcpServer(options);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: MAX_BODY_BYTES });
     res.on('close', () => {
       void transport.close();
       void server.close();
@@ -54,8 +83,8 @@ async function main(): Promise<void> {
       });
   });
   await new Promise<void>((resolve) => httpServer.listen(port, values.host, resolve));
-  const { port: bound } = httpServer.address() as AddressInfo;
-  console.log(`MCP server listening on http://${values.host}:${bound}/mcp (tracker ${trackerUrl})`);
+  const { port: listening } = httpServer.address() as AddressInfo;
+  console.log(`MCP server listening on http://${values.host}:${listening}/mcp (tracker ${trackerUrl}${token ? ', token required' : ''})`);
   closeOnSignal(() => new Promise((resolve) => httpServer.close(() => resolve())));
 }
 

@@ -12,6 +12,8 @@ export { KEY_META };
 export interface TrackerMcpOptions {
   /** The tracker's base URL. */
   trackerUrl: string;
+  /** The tracker's bearer token, if it requires one (`TRACKER_TOKEN`). */
+  trackerToken?: string;
   /** The tracker repository the tools act on. Default `demo`. */
   repo?: string;
   /**
@@ -67,6 +69,7 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
     try {
       const out = await callTrackerTool(tool, rest, {
         trackerUrl: options.trackerUrl,
+        trackerToken: options.trackerToken,
         repo: repo ?? options.repo ?? 'demo',
         // Without a key the trace line still needs a value; the header is only sent with a real key.
         key: key ?? 'none',
@@ -84,7 +87,7 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
   /** Did the call with this key happen? By key on a keyed tracker, else by the trace line it wrote. */
   const lookup = async (args: Record<string, unknown>) => {
     const { tool, key, repo } = args as { tool: string; key: string; repo?: string };
-    const ctx = { trackerUrl: options.trackerUrl, repo: repo ?? options.repo ?? 'demo', key };
+    const ctx = { trackerUrl: options.trackerUrl, trackerToken: options.trackerToken, repo: repo ?? options.repo ?? 'demo', key };
     try {
       let found;
       try {

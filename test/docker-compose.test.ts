@@ -91,6 +91,14 @@ describe('docker-compose.yml, checked statically', () => {
     expect(services.worker.depends_on).toMatchObject({ 'register-search-attributes': { condition: 'service_completed_successfully' } });
   });
 
+  test('a service that listens beyond loopback requires a token, given from the environment (never in the file), and its callers send it', () => {
+    for (const s of Object.values(services).filter((x) => x.build && x.command?.includes('tracker'))) {
+      expect(s.command).toEqual(expect.arrayContaining(['--host', '0.0.0.0']));
+      expect(s.environment?.TRACKER_TOKEN).toMatch(/^\$\{TRACKER_TOKEN:\?.+\}$/);
+    }
+    expect(services.worker.environment!.TRACKER_TOKEN).toMatch(/^\$\{TRACKER_TOKEN:\?.+\}$/);
+  });
+
   test('named volumes are declared', () => {
     const used = Object.values(services).flatMap((s) => ((s as { volumes?: string[] }).volumes ?? []).map((v) => v.split(':')[0]));
     for (const v of used) expect(Object.keys(compose.volumes)).toContain(v);

@@ -38,6 +38,21 @@ describe('MCP configuration in the shape other MCP clients use', () => {
     expect(() => parseMcpConfig(text, 'x.json')).toThrow(message);
   });
 
+  test('${VAR} in env, headers, args and url comes from the environment, so no secret lives in the file; an unset one is an error naming the field', () => {
+    const text = JSON.stringify({
+      mcpServers: {
+        local: { command: 'node', args: ['--db=${DB}'], env: { TOKEN: '${MCP_SECRET}', PLAIN: 'a$b' } },
+        remote: { url: 'https://${HOST}/mcp', headers: { Authorization: 'Bearer ${MCP_SECRET}' } },
+      },
+    });
+    const env = { MCP_SECRET: 'canary-123', DB: '/data/x.db', HOST: 'mcp.example.com' };
+    expect(parseMcpConfig(text, 'x.json', '/', env).mcpServers).toEqual({
+      local: { command: 'node', args: ['--db=/data/x.db'], env: { TOKEN: 'canary-123', PLAIN: 'a$b' } },
+      remote: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer canary-123' } },
+    });
+    expect(() => parseMcpConfig(text, 'x.json', '/', { DB: 'x', HOST: 'h' })).toThrow('x.json: mcpServers.local.env.TOKEN: ${MCP_SECRET} is not set in the environment');
+  });
+
   test('a missing file is an error naming it', () => {
     expect(() => loadMcpConfig('/nonexistent/mcp.json')).toThrow(/\/nonexistent\/mcp\.json: cannot read it: ENOENT/);
   });

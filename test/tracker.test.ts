@@ -187,6 +187,44 @@ describe('tracker: bad input is a 4xx JSON error, never a 500', () => {
   });
 });
 
+describe('tracker: a token, when it has one', () => {
+  test('every route but /health needs the bearer token; a request without it, or with another, changes nothing', async () => {
+    const store = new Store(':memory:');
+    const app = buildTracker({ store, token: 's3cret-token' });
+    const auth = (token: string) => ({ ...json, authorization: `Bearer ${token}` });
+    const payload = { title: 'x', body: 'y' };
+    for (const headers of [json, auth('wrong'), { ...json, authorization: 's3cret-token' }]) {
+      const res = await app.inject({ method: 'POST', url: '/repos/demo/issues', headers, payload });
+      expect([res.statusCode, res.json().error, res.headers['www-authenticate']]).toEqual([401, 'unauthorized', 'Bearer']);
+    }
+    expect((await app.inject({ method: 'GET', url: '/repos/demo/issues' })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url: '/idempotency/k' })).statusCode).toBe(401);
+    expect(store.counts('demo')).toEqual({ issues: 0, comments: 0 });
+    expect((await app.inject({ method: 'GET', url: '/health' })).json()).toMatchObject({ ok: true });
+    expect((await app.inject({ method: 'POST', url: '/repos/demo/issues', headers: auth('s3cret-token'), payload })).statusCode).toBe(201);
+    // The tools send it when given it.
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    const ctx = { trackerUrl: url, repo: 'demo', key: 'k1', sendKey: true };
+    await expect(callTrackerTool('search_issues', {}, ctx)).rejects.toThrow(/tracker refused GET \/repos\/demo\/issues\?q= with 401/);
+    expect(JSON.parse((await callTrackerTool('search_issues', {}, { ...ctx, trackerToken: 's3cret-token' })).output).items).toHaveLength(1);
+    await app.close();
+    store.close();
+  });
+
+  test('the CLI refuses to listen beyond loopback without a token, and says why', async () => {
+    const child = startChild('tracker/server.ts', ['--port', '0', '--db', ':memory:', '--host', '0.0.0.0'], { TRACKER_TOKEN: '' });
+    await child.waitFor(/the tracker refuses to listen on 0\.0\.0\.0 without a token[\s\S]*usage: npm run tracker/);
+    await new Promise((r) => child.proc.once('exit', r));
+    expect(child.proc.exitCode).toBe(2);
+    for (const extra of [['--token', 't'], ['--insecure']]) {
+      const served = startChild('tracker/server.ts', ['--port', '0', '--db', ':memory:', '--host', '0.0.0.0', ...extra]);
+      await served.waitFor(/tracker listening on/);
+      await served.kill('SIGTERM');
+    }
+  });
+});
+
 describe('tracker: durability', () => {
   test('records and keys survive kill -9 of the tracker process and a restart on the same file', async () => {
     const db = path.join(mkdtempSync(path.join(os.tmpdir(), 'tracker-')), 'tracker.db');

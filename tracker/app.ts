@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { bearerMatches } from '../common/access';
 import { HttpError, KeyReusedError } from './errors';
 import type { Store } from './store';
 
@@ -17,6 +18,8 @@ export interface TrackerOptions {
   bodyLimit?: number;
   /** Log requests to stdout. Default `false`. */
   logger?: boolean;
+  /** Require `Authorization: Bearer <token>` on every route but `/health`. Default none (no check). */
+  token?: string;
 }
 
 /** Header on every keyed response that states how long the tracker keeps a key, in seconds. */
@@ -79,6 +82,18 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
   app.removeContentTypeParser('text/plain');
 
   const timestamp = () => new Date(now()).toISOString();
+
+  // Checked before any route runs, so a request without the token changes nothing and learns nothing.
+  const { token } = options;
+  if (token) {
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.url === '/health' || bearerMatches(req.headers.authorization, token)) return;
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer')
+        .send({ error: 'unauthorized', message: 'this tracker requires a token: Authorization: Bearer <TRACKER_TOKEN>' });
+    });
+  }
 
   app.get('/health', async () => ({ ok: true, keyless, keyTtlSeconds: Math.floor(keyTtlMs / 1000) }));
 

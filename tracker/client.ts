@@ -21,6 +21,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Statuses that are answers rather than refusals (e.g. 404 for a lookup). Default none. */
   accept?: number[];
+  /** The tracker's bearer token (`TRACKER_TOKEN`), for a tracker that requires one. */
+  token?: string;
 }
 
 /**
@@ -39,6 +41,7 @@ export async function trackerRequest<T>(
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (options.key) headers['idempotency-key'] = options.key;
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
   let res: Response;
   try {
     res = await fetch(url, {

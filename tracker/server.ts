@@ -1,10 +1,11 @@
+import { checkExposure } from '../common/access';
 import { closeOnSignal, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
 import { parseDuration } from '../common/duration';
 import { buildTracker } from './app';
 import { Store, type SyncMode } from './store';
 
 const USAGE =
-  'npm run tracker -- --port P --db FILE [--keyless] [--key-ttl DURATION] [--sync full|normal|off] [--host H]';
+  'npm run tracker -- --port P --db FILE [--keyless] [--key-ttl DURATION] [--sync full|normal|off] [--host H] [--token T] [--insecure]';
 
 /** `npm run tracker`: the issue tracker over HTTP on a SQLite file. */
 async function main(): Promise<void> {
@@ -17,6 +18,8 @@ async function main(): Promise<void> {
       'key-ttl': { type: 'string', default: '24h' },
       sync: { type: 'string', default: 'full' },
       host: { type: 'string', default: '127.0.0.1' },
+      token: { type: 'string' },
+      insecure: { type: 'boolean', default: false },
     },
     USAGE,
   );
@@ -31,11 +34,15 @@ async function main(): Promise<void> {
     throw new UsageError((err as Error).message, USAGE);
   }
 
+  const token = values.token ?? (process.env.TRACKER_TOKEN || undefined);
+  const exposed = checkExposure('the tracker', values.host!, token, values.insecure!);
+  if (exposed) throw new UsageError(exposed, USAGE);
+
   const store = new Store(values.db, sync);
-  const app = buildTracker({ store, keyless: values.keyless, keyTtlMs });
+  const app = buildTracker({ store, keyless: values.keyless, keyTtlMs, token });
   const address = await app.listen({ port, host: values.host });
   const keys = values.keyless ? 'keyless: Idempotency-Key is ignored' : `keys kept ${values['key-ttl']}`;
-  console.log(`tracker listening on ${address} (db ${values.db}, ${keys}, sync ${sync})`);
+  console.log(`tracker listening on ${address} (db ${values.db}, ${keys}, sync ${sync}${token ? ', token required' : ''})`);
   closeOnSignal(async () => {
     await app.close();
     store.close();

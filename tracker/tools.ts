@@ -4,6 +4,8 @@ import { trackerRequest, type RequestOptions } from './client';
 /** What a tool call needs to reach the tracker. */
 export interface ToolCallContext {
   trackerUrl: string;
+  /** The tracker's bearer token, if it requires one. Never part of a call's arguments or result. */
+  trackerToken?: string;
   repo: string;
   /** The call's idempotency key: sent as a header when `sendKey`, and always written into what the call creates. */
   key: string;
@@ -43,7 +45,7 @@ function str(args: Record<string, unknown>, name: string, required = true): stri
 /** Runs one tracker tool call. Bad arguments are a {@link ReceiverRefusedError}, so the model hears why. */
 export async function callTrackerTool(tool: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolOutput> {
   const repo = encodeURIComponent(ctx.repo);
-  const opts: RequestOptions = { signal: ctx.signal, key: ctx.sendKey ? ctx.key : undefined };
+  const opts: RequestOptions = { signal: ctx.signal, key: ctx.sendKey ? ctx.key : undefined, token: ctx.trackerToken };
   switch (tool) {
     case 'create_issue': {
       const labels = args.labels;
@@ -73,7 +75,7 @@ export async function callTrackerTool(tool: string, args: Record<string, unknown
         'GET',
         `/repos/${repo}/issues?q=${q}`,
         undefined,
-        { signal: ctx.signal },
+        { signal: ctx.signal, token: ctx.trackerToken },
       );
       // The model needs what was found, not every body and comment.
       const items = reply.body.items.map((i) => ({ number: i.number, title: i.title }));
@@ -105,7 +107,7 @@ export async function lookupTrackerCall(
       'GET',
       `/idempotency/${encodeURIComponent(ctx.key)}`,
       undefined,
-      { signal: ctx.signal, accept: [404, 410] },
+      { signal: ctx.signal, accept: [404, 410], token: ctx.trackerToken },
     );
     if (reply.status === 404) return { happened: false };
     if (reply.status === 200) return { happened: true, output: JSON.stringify(reply.body.body) };
@@ -116,7 +118,7 @@ export async function lookupTrackerCall(
     'GET',
     `/repos/${encodeURIComponent(ctx.repo)}/issues?q=${encodeURIComponent(trace)}`,
     undefined,
-    { signal: ctx.signal },
+    { signal: ctx.signal, token: ctx.trackerToken },
   );
   for (const issue of reply.body.items) {
     if (tool === 'create_issue' && issue.body.includes(trace)) {

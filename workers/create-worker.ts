@@ -10,6 +10,8 @@ export interface AgentWorkerOptions {
   namespace?: string;
   taskQueue: string;
   trackerUrl: string;
+  /** The tracker's bearer token, if it requires one (`TRACKER_TOKEN`). */
+  trackerToken?: string;
   openaiBaseUrl: string;
   openaiApiKey: string;
   model: string;
@@ -46,7 +48,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     taskQueue: options.taskQueue,
     ...(options.identity ? { identity: options.identity } : {}),
     ...code,
-    activities: createActivities({ trackerUrl: options.trackerUrl, openai, model: options.model, mcp: options.mcp }),
+    activities: createActivities({ trackerUrl: options.trackerUrl, trackerToken: options.trackerToken, openai, model: options.model, mcp: options.mcp }),
     sinks: {
       crashPoints: {
         reached: {

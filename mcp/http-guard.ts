@@ -1,0 +1,59 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { bearerMatches, LOOPBACK_NAMES } from '../common/access';
+
+/** Who may call the MCP server over HTTP. */
+export interface HttpPolicy {
+  /** Host names (no port) the `Host` header may carry. Default the loopback names. */
+  hosts: string[];
+  /** Origins (`scheme://host[:port]`) a browser page may call from, besides those on a loopback name. */
+  origins: string[];
+  /** Require `Authorization: Bearer <token>`. Default none. */
+  token?: string;
+}
+
+/** A refusal: the status and the message for the caller. */
+export interface Refusal {
+  status: 401 | 403;
+  message: string;
+}
+
+/** The policy of a server on loopback, plus the names and origins given. */
+export function httpPolicy(extraHosts: string[] = [], origins: string[] = [], token?: string): HttpPolicy {
+  return { hosts: [...LOOPBACK_NAMES, ...extraHosts], origins, token };
+}
+
+function hostnameOf(hostAndPort: string): string | null {
+  try {
+    return new URL(`http://${hostAndPort}`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a request may reach the tools, decided from its headers before anything runs. A web page
+ * that rebinds its own name to 127.0.0.1 sends its name as `Host` and its origin as `Origin`: both
+ * are checked against what this server answers to (the MCP specification's DNS-rebinding rule).
+ * Clients that are not browsers send no `Origin`. Then the token, if one is required.
+ */
+export function guardRequest(headers: IncomingHttpHeaders, policy: HttpPolicy): Refusal | null {
+  const host = hostnameOf(headers.host ?? '');
+  if (!host || !policy.hosts.includes(host)) {
+    return { status: 403, message: `Host ${JSON.stringify(headers.host ?? '')} is not one this server answers to (allowed: ${policy.hosts.join(', ')}; add with --allow-host)` };
+  }
+  const origin = headers.origin;
+  if (origin !== undefined) {
+    let allowed = policy.origins.includes(origin);
+    try {
+      const url = new URL(origin);
+      allowed ||= (url.protocol === 'http:' || url.protocol === 'https:') && (LOOPBACK_NAMES as readonly string[]).includes(url.hostname);
+    } catch {
+      allowed = false;
+    }
+    if (!allowed) return { status: 403, message: `Origin ${JSON.stringify(origin)} may not call this server (add with --allow-origin)` };
+  }
+  if (policy.token && !bearerMatches(headers.authorization, policy.token)) {
+    return { status: 401, message: 'this MCP server requires a token: Authorization: Bearer <MCP_TOKEN>' };
+  }
+  return null;
+}

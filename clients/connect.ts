@@ -1,5 +1,6 @@
 import { Client, Connection, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { configFromEnv } from '../common/config';
+import { dataConverterFromEnv } from '../common/payload-codec';
 import type { agentWorkflow } from '../workflows/agent';
 import { WAITING_MEMO } from '../workflows/signals';
 import type { WaitingState } from '../workflows/types';
@@ -29,7 +30,9 @@ export async function connectClient(): Promise<{ client: Client; connection: Con
   } catch (err) {
     throw new ServerUnreachableError(config.temporalAddress, err as Error);
   }
-  return { client: new Client({ connection, namespace: config.namespace }), connection, taskQueue: config.taskQueue };
+  // With TEMPORAL_PAYLOAD_KEY set, what the client sends is sealed and what it reads is opened.
+  const client = new Client({ connection, namespace: config.namespace, dataConverter: dataConverterFromEnv() });
+  return { client, connection, taskQueue: config.taskQueue };
 }
 
 /**

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { closeOnSignal, runMain } from '../common/cli';
+import { buildCodecServer } from '../codec/app';
+import { codecFromEnv } from '../common/payload-codec';
 import { devServerSearchAttributeFlags } from '../common/search-attributes';
 import { findTemporalCli, NoTemporalCliError } from '../common/temporal-cli';
 import { buildModelServer } from '../model/app';
@@ -13,6 +15,7 @@ const TEMPORAL_PORT = Number(process.env.DEV_TEMPORAL_PORT ?? 7233);
 const UI_PORT = Number(process.env.DEV_UI_PORT ?? 8233);
 const TRACKER_PORT = Number(process.env.DEV_TRACKER_PORT ?? 4100);
 const MODEL_PORT = Number(process.env.DEV_MODEL_PORT ?? 4200);
+const CODEC_PORT = Number(process.env.DEV_CODEC_PORT ?? 8081);
 
 async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   const net = await import('node:net');
@@ -44,9 +47,23 @@ async function main(): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const stops: Array<() => Promise<void>> = [];
 
+  // With TEMPORAL_PAYLOAD_KEY set, the worker and clients seal payloads, and the Web UI opens them
+  // through a codec endpoint of ours, which only the UI's origin may call.
+  const codec = codecFromEnv();
+  let codecUrl: string | null = null;
+  if (codec) {
+    const codecApp = buildCodecServer({ codec, origins: [`http://localhost:${UI_PORT}`, `http://127.0.0.1:${UI_PORT}`] });
+    await codecApp.listen({ port: CODEC_PORT, host: '127.0.0.1' });
+    codecUrl = `http://127.0.0.1:${CODEC_PORT}`;
+    stops.push(() => codecApp.close());
+  }
+
   const server = spawn(
     cli,
-    ['server', 'start-dev', '--port', String(TEMPORAL_PORT), '--ui-port', String(UI_PORT), '--db-filename', path.join(dir, 'temporal.db'), '--log-level', 'error', ...devServerSearchAttributeFlags()],
+    [
+      'server', 'start-dev', '--port', String(TEMPORAL_PORT), '--ui-port', String(UI_PORT), '--db-filename', path.join(dir, 'temporal.db'),
+      '--log-level', 'error', ...devServerSearchAttributeFlags(), ...(codecUrl ? ['--ui-codec-endpoint', codecUrl] : []),
+    ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
   stops.push(async () => void server.kill('SIGTERM'));
@@ -94,6 +111,7 @@ async function main(): Promise<void> {
       `Temporal Web UI  http://localhost:${UI_PORT}`,
       `tracker          http://127.0.0.1:${TRACKER_PORT} (db ${path.relative(process.cwd(), path.join(dir, 'tracker.db'))}, keyed)`,
       `model server     http://127.0.0.1:${MODEL_PORT}/v1 (scripted triage)`,
+      ...(codecUrl ? [`codec endpoint   ${codecUrl} (payloads encrypted with TEMPORAL_PAYLOAD_KEY; the Web UI opens them)`] : []),
       `then, in another shell: npm run start -- --task "Checkout fails with a coupon" --wait`,
     ].join('\n'),
   );

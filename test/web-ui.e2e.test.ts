@@ -5,13 +5,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { findTemporalCli } from '../common/temporal-cli';
 import { findChromium } from '../sweep/report-screenshot';
 import { ROOT, startChild, type Child } from './helpers/processes';
 import { eventually } from './helpers/runs';
 
 // `npm run dev` as a newcomer runs it, and its Web UI in a real headless Chromium: a run that waits for
 // a person is found by its search attribute, and its page tells its story (the task as its summary,
-// what it waits for and the command that answers, each activity's summary).
+// what it waits for and the command that answers, each activity's summary). With a payload key set,
+// as here, all of it is sealed in history and the UI reads it through npm run dev's codec endpoint.
 
 const run = promisify(execFile);
 
@@ -52,7 +54,9 @@ async function pageShowing(page: Page, url: string, wanted: string[], timeoutMs 
 let dev: Child;
 let browser: Browser;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'web-ui-'));
-const ports = { temporal: 0, ui: 0, tracker: 0, model: 0 };
+const ports = { temporal: 0, ui: 0, tracker: 0, model: 0, codec: 0 };
+// History is encrypted; the Web UI shows plain text only through npm run dev's codec endpoint.
+const PAYLOAD_KEY = { TEMPORAL_PAYLOAD_KEY: 'c'.repeat(64) };
 const uiErrors: string[] = [];
 
 beforeAll(async () => {
@@ -63,6 +67,8 @@ beforeAll(async () => {
     DEV_UI_PORT: String(ports.ui),
     DEV_TRACKER_PORT: String(ports.tracker),
     DEV_MODEL_PORT: String(ports.model),
+    DEV_CODEC_PORT: String(ports.codec),
+    ...PAYLOAD_KEY,
   });
   await dev.waitFor(/then, in another shell/, 60_000);
   await dev.waitFor(/worker serving task queue/, 60_000);
@@ -81,7 +87,7 @@ afterAll(async () => {
 async function cli(script: string, args: string[]): Promise<string> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', `clients/${script}.ts`, ...args], {
     cwd: ROOT,
-    env: { ...process.env, TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}` },
+    env: { ...process.env, ...PAYLOAD_KEY, TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}` },
   });
   return stdout;
 }
@@ -131,5 +137,9 @@ test('npm run dev: a run waiting for approval is found by AgentWaiting in the We
   expect(after).not.toContain('Waiting for a person');
   // No run waits any more.
   expect(await cli('status', [])).toBe('no run waits for a person\n');
+  // What the UI showed in plain text is sealed in the history: the UI opened it through the codec endpoint.
+  const { stdout: raw } = await run(findTemporalCli()!, ['workflow', 'show', '--address', `127.0.0.1:${ports.temporal}`, '-w', workflowId, '--detailed']);
+  expect(raw).toContain('binary/encrypted');
+  expect(raw).not.toContain('Checkout fails with a coupon');
   expect(uiErrors).toEqual([]);
 }, 240_000);

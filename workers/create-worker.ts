@@ -23,6 +23,8 @@ export interface AgentWorkerOptions {
   identity?: string;
   /** Activity interceptors (a crash harness watches for activities that outlive their timeout). Default none. */
   activityInterceptors?: ActivityInterceptorsFactory[];
+  /** How payloads are stored: the payload codec when history is to be encrypted. Default plain JSON. */
+  dataConverter?: WorkerOptions['dataConverter'];
   /** Extra worker options, e.g. the crash sweep's cache and concurrency settings. */
   tuning?: Partial<WorkerOptions>;
 }
@@ -47,6 +49,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue,
     ...(options.identity ? { identity: options.identity } : {}),
+    ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     ...code,
     activities: createActivities({ trackerUrl: options.trackerUrl, trackerToken: options.trackerToken, openai, model: options.model, mcp: options.mcp }),
     sinks: {

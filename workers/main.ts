@@ -2,6 +2,7 @@ import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { runMain } from '../common/cli';
 import { McpToolbox } from '../activities/mcp-toolbox';
 import { configFromEnv } from '../common/config';
+import { dataConverterFromEnv } from '../common/payload-codec';
 import { loadMcpConfig } from '../mcp/config';
 import { createAgentWorker } from './create-worker';
 import { ensureSearchAttributes } from './search-attributes';
@@ -26,11 +27,13 @@ async function main(): Promise<void> {
     // A run publishes what it waits for in search attributes; without them its workflow tasks would fail.
     const added = await ensureSearchAttributes(connection.operatorService, config.namespace);
     if (added.length > 0) console.log(`registered search attributes ${added.join(', ')} on namespace ${config.namespace}`);
-    const worker = await createAgentWorker({ connection, ...config, mcp });
+    const dataConverter = dataConverterFromEnv();
+    const worker = await createAgentWorker({ connection, ...config, mcp, dataConverter });
     const servers = mcp ? `, MCP servers ${Object.keys(mcp.config.mcpServers).join(', ') || 'none'}` : '';
     console.log(
       `worker serving task queue ${config.taskQueue} on ${config.temporalAddress} ` +
-        `(tracker ${config.trackerUrl}, model ${config.model} at ${config.openaiBaseUrl}${servers})`,
+        `(tracker ${config.trackerUrl}, model ${config.model} at ${config.openaiBaseUrl}${servers}` +
+        `${dataConverter ? `, payloads encrypted with key ${process.env.TEMPORAL_PAYLOAD_KEY_ID || 'default'}` : ''})`,
     );
     // Worker.run() installs the SDK's own SIGINT/SIGTERM handling: stop polling, drain, then resolve.
     await worker.run();

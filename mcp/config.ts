@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { looksSecret } from '../common/secrets';
 
 /**
  * Which MCP servers a worker may reach, in the JSON shape other MCP clients use
@@ -9,6 +10,11 @@ import { z } from 'zod';
  */
 export interface McpConfig {
   mcpServers: Record<string, McpServerConfig>;
+  /**
+   * The values the file took from the environment (`${VAR}`) and the values of its `headers` and of
+   * `env` entries named like secrets (`*_TOKEN`, `*_KEY`, ...): what must never leave the worker.
+   */
+  secrets?: string[];
 }
 
 /** A server the worker starts and talks to over its stdin and stdout. */
@@ -68,18 +74,19 @@ const configSchema = z
  * lives in the environment, not in the file. `where` names the field in the error for a variable
  * that is not set.
  */
-function expand(text: string, env: NodeJS.ProcessEnv, source: string, where: string): string {
+function expand(text: string, env: NodeJS.ProcessEnv, source: string, where: string, found: string[]): string {
   return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
     const value = env[name];
     if (value === undefined) throw new McpConfigError(source, `${where}: \${${name}} is not set in the environment`);
+    found.push(value);
     return value;
   });
 }
 
 /** `${VAR}` expanded in the fields that may hold secrets or paths: `env`, `headers`, `args` and `url`. */
-function expandServer(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, source: string, where: string): Record<string, unknown> {
+function expandServer(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, source: string, where: string, found: string[]): Record<string, unknown> {
   const out = { ...raw };
-  const str = (value: unknown, at: string) => (typeof value === 'string' ? expand(value, env, source, at) : value);
+  const str = (value: unknown, at: string) => (typeof value === 'string' ? expand(value, env, source, at, found) : value);
   for (const field of ['env', 'headers'] as const) {
     const map = raw[field];
     if (map && typeof map === 'object' && !Array.isArray(map)) {
@@ -111,10 +118,11 @@ export function parseMcpConfig(text: string, source: string, baseDir = process.c
   const top = configSchema.safeParse(json);
   if (!top.success) throw new McpConfigError(source, describe(top.error, ''));
   const servers: Record<string, McpServerConfig> = {};
+  const secrets: string[] = [];
   for (const [name, given] of Object.entries(top.data.mcpServers)) {
     const where = `mcpServers.${name}`;
     if (typeof given !== 'object' || given === null) throw new McpConfigError(source, `${where} must be an object`);
-    const raw = expandServer(given as Record<string, unknown>, env, source, where);
+    const raw = expandServer(given as Record<string, unknown>, env, source, where, secrets);
     const kind = (raw as { type?: unknown }).type;
     if (kind === 'sse') {
       throw new McpConfigError(source, `${where}: the SSE transport is not supported; use the server's Streamable HTTP endpoint`);
@@ -133,8 +141,12 @@ export function parseMcpConfig(text: string, source: string, baseDir = process.c
     } else {
       throw new McpConfigError(source, `${where} needs a command (stdio) or a url (Streamable HTTP)`);
     }
+    const server = servers[name];
+    if (isStdio(server)) secrets.push(...Object.entries(server.env ?? {}).filter(([k]) => looksSecret(k)).map(([, v]) => v));
+    // A header such as `Bearer <token>`: the whole value, and the token alone.
+    else for (const value of Object.values(server.headers ?? {})) secrets.push(value, ...(/^\S+\s+(\S+)$/.exec(value)?.slice(1) ?? []));
   }
-  return { mcpServers: servers };
+  return { mcpServers: servers, secrets: [...new Set(secrets)] };
 }
 
 /** Reads and parses an MCP configuration file. */

@@ -85,7 +85,15 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => httpServer.listen(port, values.host, resolve));
   const { port: listening } = httpServer.address() as AddressInfo;
   console.log(`MCP server listening on http://${values.host}:${listening}/mcp (tracker ${trackerUrl}${token ? ', token required' : ''})`);
-  closeOnSignal(() => new Promise((resolve) => httpServer.close(() => resolve())));
+  // Requests in flight get a moment to finish; a client's open stream would otherwise hold the exit forever.
+  closeOnSignal(
+    () =>
+      new Promise((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeIdleConnections();
+        setTimeout(() => httpServer.closeAllConnections(), 2_000).unref();
+      }),
+  );
 }
 
 runMain(main);

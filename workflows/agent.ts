@@ -29,7 +29,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   const calls: CallRecord[] = carried?.calls ?? [];
   // What the run waits for goes to its memo and search attributes, which the server answers for with
   // no worker alive; its story goes to its current details, for the Web UI.
-  const shown = runVisibility(workflowInfo().workflowId, calls);
+  const shown = runVisibility(workflowInfo().workflowId, calls, input.searchAttributes ?? true);
   const publish = () => shown.waiting({ approvals: approvals.open(), questions: questions.open() });
   const approvals = approvalGate(publish, input.approvalTimeoutMs, carried?.approvals);
   const questions = personQuestions(publish, carried?.questions);

@@ -55,6 +55,12 @@ export interface AgentInput {
    * the model is told the approval timed out. Default: no deadline.
    */
   approvalTimeoutMs?: number;
+  /**
+   * Keep the search attributes `AgentWaiting` and `AgentPendingCalls` up to date. Default `true`; set
+   * `false` on a server where they cannot be registered (Temporal's time-skipping test server): the
+   * memo still says what the run waits for.
+   */
+  searchAttributes?: boolean;
   /** Use the lookup rung (ask the receiver whether a call happened). Default `true`. */
   lookup?: boolean;
   /** The model name sent to the provider. Default: the worker's `AGENT_MODEL`. */

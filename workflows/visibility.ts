@@ -59,7 +59,7 @@ export function currentDetails(workflowId: string, doing: string, waiting: Waiti
  * its memo and search attributes say what it waits for (the server answers for them alone), and its
  * current details (the Web UI's "current details", answered by a worker) tell the whole story.
  */
-export function runVisibility(workflowId: string, calls: readonly CallRecord[]) {
+export function runVisibility(workflowId: string, calls: readonly CallRecord[], searchAttributes = true) {
   let waiting: WaitingState = { approvals: [], questions: [] };
   let doing = '';
   const render = () => setCurrentDetails(currentDetails(workflowId, doing, waiting, calls));
@@ -69,7 +69,7 @@ export function runVisibility(workflowId: string, calls: readonly CallRecord[]) 
       waiting = state;
       upsertMemo({ [WAITING_MEMO]: state });
       // Runs whose history predates the search attributes replay without them (the memo alone).
-      if (patched(SEARCH_ATTRIBUTES_PATCH)) upsertSearchAttributes(waitingAttributes(state));
+      if (searchAttributes && patched(SEARCH_ATTRIBUTES_PATCH)) upsertSearchAttributes(waitingAttributes(state));
       render();
     },
     /** What the run does now (current details only: no command, nothing in history). */

@@ -35,6 +35,11 @@ export async function connectClient(): Promise<{ client: Client; connection: Con
   return { client, connection, taskQueue: config.taskQueue };
 }
 
+/** What a run waits for, as its memo says (nothing, for a run that has not published yet). */
+export function waitingFromMemo(memo: Record<string, unknown> | undefined): WaitingState {
+  return (memo?.[WAITING_MEMO] as WaitingState | undefined) ?? { approvals: [], questions: [] };
+}
+
 /**
  * A handle on an existing run, with what it waits for as its memo says: read from the server alone,
  * so it answers while no worker is alive (a query would wait for one). Fails clearly for an unknown
@@ -47,8 +52,7 @@ export async function waitingRun(
   const handle = client.workflow.getHandle<typeof agentWorkflow>(workflowId);
   try {
     const { memo, status } = await handle.describe();
-    const waiting = (memo?.[WAITING_MEMO] as WaitingState | undefined) ?? { approvals: [], questions: [] };
-    return { handle, waiting, status: status.name };
+    return { handle, waiting: waitingFromMemo(memo), status: status.name };
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) throw new UnknownWorkflowError(workflowId);
     throw err;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { parseCommandLine, runMain, UsageError } from '../common/cli';
+import { commaList, parseCommandLine, runMain, UsageError } from '../common/cli';
 import { parseDuration } from '../common/duration';
 import { AGENT_WAITING, WAITING_NONE } from '../common/search-attributes';
 import type { agentWorkflow } from '../workflows/agent';
@@ -41,9 +41,8 @@ async function main(): Promise<void> {
     USAGE,
   );
   if (!values.task) throw new UsageError('--task is required: what the agent should do', USAGE);
-  const list = (text: string) => text.split(',').map((t) => t.trim()).filter(Boolean);
-  const approve = list(values.approve!);
-  const mcpServers = list(values.mcp!);
+  const approve = commaList(values.approve);
+  const mcpServers = commaList(values.mcp);
   const known = TOOL_SPECS.map((t) => t.name);
   const unknown = approve.filter((t) => !known.includes(t));
   // The tools of MCP servers are known only to the worker, so their names are not checked here.

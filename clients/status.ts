@@ -2,9 +2,9 @@ import type { Client } from '@temporalio/client';
 import { key } from '../common/key';
 import { WAITING_FOR_A_PERSON } from '../common/search-attributes';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
-import { pendingQuery, WAITING_MEMO } from '../workflows/signals';
+import { pendingQuery } from '../workflows/signals';
 import type { WaitingState } from '../workflows/types';
-import { waitingRun, withClient } from './connect';
+import { waitingFromMemo, waitingRun, withClient } from './connect';
 
 const USAGE = 'npm run status -- [WORKFLOW_ID] [--json]';
 
@@ -18,8 +18,7 @@ const WAITING_RUNS_QUERY = `${WAITING_FOR_A_PERSON} AND ExecutionStatus = "Runni
 async function listWaitingRuns(client: Client, json: boolean): Promise<void> {
   const runs: Array<{ workflowId: string; startTime: Date; waiting: WaitingState }> = [];
   for await (const run of client.workflow.list({ query: WAITING_RUNS_QUERY })) {
-    const waiting = (run.memo?.[WAITING_MEMO] as WaitingState | undefined) ?? { approvals: [], questions: [] };
-    runs.push({ workflowId: run.workflowId, startTime: run.startTime, waiting });
+    runs.push({ workflowId: run.workflowId, startTime: run.startTime, waiting: waitingFromMemo(run.memo) });
   }
   if (json) {
     console.log(JSON.stringify(runs, null, 2));

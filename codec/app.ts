@@ -12,7 +12,7 @@ export interface CodecServerOptions {
 }
 
 /** A payload as Temporal's codec protocol carries it in JSON: bytes in base64. */
-interface JsonPayload {
+export interface JsonPayload {
   metadata?: Record<string, string>;
   data?: string;
 }
@@ -21,7 +21,8 @@ const fromJson = (p: JsonPayload): Payload => ({
   metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
   data: Buffer.from(p.data ?? '', 'base64'),
 });
-const toJson = (p: Payload): JsonPayload => ({
+/** A payload in the codec protocol's JSON. */
+export const toJson = (p: Payload): JsonPayload => ({
   metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')])),
   data: Buffer.from(p.data ?? new Uint8Array()).toString('base64'),
 });

@@ -1,5 +1,5 @@
 import { checkExposure } from '../common/access';
-import { closeOnSignal, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
+import { closeOnSignal, commaList, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
 import { codecFromEnv } from '../common/payload-codec';
 import { buildCodecServer } from './app';
 
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const token = values.token ?? (process.env.CODEC_TOKEN || undefined);
   const exposed = checkExposure('the codec server', values.host!, token, values.insecure!);
   if (exposed) throw new UsageError(exposed, USAGE);
-  const origins = values['allow-origin']!.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = commaList(values['allow-origin']);
   const app = buildCodecServer({ codec, origins, token });
   const address = await app.listen({ port, host: values.host });
   console.log(`codec server listening on ${address} (origins ${origins.join(', ')}${token ? ', token required' : ''})`);

@@ -25,6 +25,11 @@ export function parseCommandLine<T extends ParseArgsConfig['options']>(
   }
 }
 
+/** The items of a comma-separated flag or variable (`a, b,,c` is `a`, `b`, `c`). */
+export function commaList(text: string | undefined): string[] {
+  return (text ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+}
+
 /** Parses a TCP port, 0 meaning "any free port". */
 export function parsePort(text: string | undefined, usage: string, fallback?: number): number {
   if (text === undefined) {

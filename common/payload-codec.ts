@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
+import { commaList } from './cli';
 
 /**
  * Encrypts every payload the worker and the clients send to Temporal (workflow inputs and results,
@@ -90,7 +91,7 @@ export function codecFromEnv(env: NodeJS.ProcessEnv = process.env): AesGcmCodec 
   if (!env.TEMPORAL_PAYLOAD_KEY) return null;
   const currentId = env.TEMPORAL_PAYLOAD_KEY_ID || 'default';
   const keys = new Map<string, Buffer>();
-  for (const entry of (env.TEMPORAL_PAYLOAD_OLD_KEYS ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of commaList(env.TEMPORAL_PAYLOAD_OLD_KEYS)) {
     const at = entry.indexOf(':');
     if (at <= 0) throw new PayloadKeyError('TEMPORAL_PAYLOAD_OLD_KEYS must be a list of id:key');
     keys.set(entry.slice(0, at), parseKey(entry.slice(at + 1), `the old key ${entry.slice(0, at)}`));

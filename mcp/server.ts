@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { checkExposure, isLoopbackBind } from '../common/access';
-import { closeOnSignal, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
+import { closeOnSignal, commaList, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
 import { configFromEnv } from '../common/config';
 import { guardRequest, httpPolicy } from './http-guard';
 import { buildTrackerMcpServer, trackerHonoursKeys } from './tracker-server';
@@ -50,9 +50,8 @@ async function main(): Promise<void> {
   const token = values.token ?? (process.env.MCP_TOKEN || undefined);
   const exposed = checkExposure('the MCP server', values.host!, token, values.insecure!);
   if (exposed) throw new UsageError(exposed, USAGE);
-  const list = (text: string) => text.split(',').map((t) => t.trim()).filter(Boolean);
   const bound = isLoopbackBind(values.host!) || values.host === '0.0.0.0' || values.host === '::' ? [] : [values.host!];
-  const policy = httpPolicy([...bound, ...list(values['allow-host']!)], list(values['allow-origin']!), token);
+  const policy = httpPolicy([...bound, ...commaList(values['allow-host'])], commaList(values['allow-origin']), token);
   const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 

@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { Client } from '@temporalio/client';
+import type { Payload } from '@temporalio/common';
+import { toJson } from '../codec/app';
 import { temporal } from '@temporalio/proto';
 import type { Worker } from '@temporalio/worker';
 import { findTemporalCli } from '../common/temporal-cli';
@@ -77,14 +79,10 @@ test("with a payload key, the history holds none of the run's text; status, the 
   // The codec endpoint opens the sealed input of the history; the Web UI's origin passes its CORS check.
   const history = await system.env.client.workflow.getHandle(handle.workflowId).fetchHistory();
   const input = history.events![0].workflowExecutionStartedEventAttributes!.input!.payloads!;
-  const asJson = input.map((p) => ({
-    metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
-    data: Buffer.from(p.data!).toString('base64'),
-  }));
   const decoded = await fetch(`${codecUrl}/decode`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-namespace': 'default' },
-    body: JSON.stringify({ payloads: asJson }),
+    body: JSON.stringify({ payloads: input.map((p) => toJson(p as Payload)) }),
   });
   const { payloads } = (await decoded.json()) as { payloads: Array<{ data: string }> };
   expect(Buffer.from(payloads[0].data, 'base64').toString()).toContain(CANARY);

@@ -1,38 +1,29 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FastifyInstance } from 'fastify';
-import { buildTracker } from '../tracker/app';
-import { Store } from '../tracker/store';
 import { startChild, type Child } from './helpers/processes';
+import { listeningTracker } from './helpers/tracker';
 
 // Who may make the MCP server act, over HTTP, with real processes: a web page after DNS rebinding, a
 // caller without the token, and junk; and the tracker's token, which the MCP server sends for its callers.
 
 const TRACKER_TOKEN = 'tracker-token-for-tests';
 const MCP_TOKEN = 'mcp-token-for-tests';
-let store: Store;
-let tracker: FastifyInstance;
-let trackerUrl: string;
+let tracker: Awaited<ReturnType<typeof listeningTracker>>;
 const servers: Child[] = [];
 
 beforeAll(async () => {
-  store = new Store(':memory:');
-  tracker = buildTracker({ store, token: TRACKER_TOKEN });
-  await tracker.listen({ port: 0, host: '127.0.0.1' });
-  trackerUrl = `http://127.0.0.1:${(tracker.server.address() as AddressInfo).port}`;
+  tracker = await listeningTracker({ token: TRACKER_TOKEN });
 }, 30_000);
 
 afterAll(async () => {
   for (const s of servers) await s.kill('SIGTERM');
   await tracker?.close();
-  store?.close();
 });
 
 /** Starts `npm run mcp` over HTTP with these flags and environment; returns its `/mcp` URL. */
 async function mcpServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<URL> {
-  const child = startChild('mcp/server.ts', ['--port', '0', '--tracker', trackerUrl, ...args], { TRACKER_TOKEN, ...env });
+  const child = startChild('mcp/server.ts', ['--port', '0', '--tracker', tracker.url, ...args], { TRACKER_TOKEN, ...env });
   servers.push(child);
   const [, url] = await child.waitFor(/listening on (http:\/\/\S+\/mcp)/);
   return new URL(url);
@@ -74,14 +65,14 @@ describe('MCP server over HTTP: DNS rebinding', () => {
     const originOnly = await post(url, createIssue('rebound'), { origin: 'http://evil.example' });
     expect(originOnly.status).toBe(403);
     expect(JSON.parse(originOnly.body).error.message).toMatch(/^Origin "http:\/\/evil.example" may not call this server/);
-    expect(store.counts('access')).toEqual({ issues: 0, comments: 0 });
+    expect(tracker.store.counts('access')).toEqual({ issues: 0, comments: 0 });
 
     // A page on a loopback origin (a local inspector) and a client with no Origin are served.
     const client = await connect(url, { origin: 'http://localhost:6274' });
     const made = await client.callTool({ name: 'create_issue', arguments: { title: 'local', body: 'b', repo: 'access' } });
     expect(made.isError).toBeFalsy();
     await client.close();
-    expect(store.counts('access')).toEqual({ issues: 1, comments: 0 });
+    expect(tracker.store.counts('access')).toEqual({ issues: 1, comments: 0 });
   }, 60_000);
 
   test('--allow-host and --allow-origin add names and origins, and nothing else', async () => {
@@ -100,13 +91,13 @@ describe('MCP server over HTTP: tokens', () => {
     expect(refused.status).toBe(401);
     expect((await post(url, createIssue('wrong token'), { authorization: 'Bearer nope' })).status).toBe(401);
     await expect(connect(url)).rejects.toThrow();
-    expect(store.counts('access-token')).toEqual({ issues: 0, comments: 0 });
+    expect(tracker.store.counts('access-token')).toEqual({ issues: 0, comments: 0 });
 
     const client = await connect(url, { authorization: `Bearer ${MCP_TOKEN}` });
     const made = await client.callTool({ name: 'create_issue', arguments: { title: 'with token', body: 'b', repo: 'access-token' } });
     expect(made.isError).toBeFalsy();
     await client.close();
-    expect(store.counts('access-token')).toEqual({ issues: 1, comments: 0 });
+    expect(tracker.store.counts('access-token')).toEqual({ issues: 1, comments: 0 });
   }, 60_000);
 
   test('an MCP server with the wrong tracker token gets the tracker\'s refusal as a tool error, and the tracker files nothing', async () => {
@@ -116,11 +107,11 @@ describe('MCP server over HTTP: tokens', () => {
     expect(res.isError).toBe(true);
     expect(res.content[0].text).toMatch(/401/);
     await client.close();
-    expect(store.counts('access-wrong')).toEqual({ issues: 0, comments: 0 });
+    expect(tracker.store.counts('access-wrong')).toEqual({ issues: 0, comments: 0 });
   }, 60_000);
 
   test('it refuses to listen beyond loopback without a token, unless told --insecure', async () => {
-    const child = startChild('mcp/server.ts', ['--port', '0', '--tracker', trackerUrl, '--host', '0.0.0.0']);
+    const child = startChild('mcp/server.ts', ['--port', '0', '--tracker', tracker.url, '--host', '0.0.0.0']);
     await child.waitFor(/the MCP server refuses to listen on 0\.0\.0\.0 without a token/);
     await new Promise((r) => child.proc.once('exit', r));
     expect(child.proc.exitCode).toBe(2);

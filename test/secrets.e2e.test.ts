@@ -1,12 +1,9 @@
 import { writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
-import type { FastifyInstance } from 'fastify';
-import { buildTracker } from '../tracker/app';
-import { Store } from '../tracker/store';
 import { ROOT, startChild, type Child } from './helpers/processes';
 import { startRun } from './helpers/runs';
+import { listeningTracker } from './helpers/tracker';
 import { startSystem, type System } from './helpers/system';
 
 // Canary secrets, configured the way a user would (tokens in the environment, `${VAR}` in the MCP
@@ -16,27 +13,23 @@ const CANARY_TRACKER = 'canary-tracker-token-9f3a1c';
 const CANARY_MCP = 'canary-mcp-token-52be07';
 const TASK_QUEUE = 'secrets';
 let system: System;
-let store: Store;
-let tracker: FastifyInstance;
+let tracker: Awaited<ReturnType<typeof listeningTracker>>;
 const children: Child[] = [];
 
 beforeAll(async () => {
   system = await startSystem();
-  store = new Store(':memory:');
-  tracker = buildTracker({ store, token: CANARY_TRACKER });
-  await tracker.listen({ port: 0, host: '127.0.0.1' });
+  tracker = await listeningTracker({ token: CANARY_TRACKER });
 }, 120_000);
 
 afterAll(async () => {
   // SIGTERM: each stops by itself, though the worker's MCP client still holds a stream to the HTTP server.
   for (const c of children) await c.kill('SIGTERM');
   await tracker?.close();
-  store?.close();
   await system?.close();
 });
 
 test('tokens given by environment and ${VAR} reach the tracker and the MCP servers, and appear in no history and no log line', async () => {
-  const trackerUrl = `http://127.0.0.1:${(tracker.server.address() as AddressInfo).port}`;
+  const trackerUrl = tracker.url;
   const http = startChild('mcp/server.ts', ['--port', '0', '--tracker', trackerUrl], { MCP_TOKEN: CANARY_MCP, TRACKER_TOKEN: CANARY_TRACKER });
   children.push(http);
   const [, httpUrl] = await http.waitFor(/listening on (http:\/\/\S+\/mcp)/);
@@ -74,7 +67,7 @@ test('tokens given by environment and ${VAR} reach the tracker and the MCP serve
     const { handle } = await startRun(system.env.client, TASK_QUEUE, input);
     await handle.result();
     // Each run's calls reached the tracker, which refuses anything without its token.
-    expect(store.counts(input.repo)).toEqual({ issues: 2, comments: 1 });
+    expect(tracker.store.counts(input.repo)).toEqual({ issues: 2, comments: 1 });
     const history = await handle.fetchHistory();
     const raw = Buffer.from(temporal.api.history.v1.History.encode(history).finish());
     expect([input.repo, raw.includes(CANARY_TRACKER), raw.includes(CANARY_MCP)]).toEqual([input.repo, false, false]);

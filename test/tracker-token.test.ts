@@ -1,25 +1,15 @@
-import type { AddressInfo } from 'node:net';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import OpenAI from 'openai';
 import { createActivities } from '../activities';
-import { buildTracker } from '../tracker/app';
-import { Store } from '../tracker/store';
 import type { ToolRequest } from '../workflows/types';
+import { listeningTracker } from './helpers/tracker';
 
 // The worker's tracker token goes to the worker's own tracker only: a run's input may name another
 // tracker (the sweep does), and a workflow input must never be able to lead the token elsewhere.
 
 test("the worker sends TRACKER_TOKEN to its own tracker, and to no tracker a run's input names", async () => {
   const token = 'worker-tracker-token';
-  const started = await Promise.all(
-    [0, 1].map(async () => {
-      const store = new Store(':memory:');
-      const app = buildTracker({ store, token });
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      return { store, app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
-    }),
-  );
-  const [own, other] = started;
+  const [own, other] = await Promise.all([listeningTracker({ token }), listeningTracker({ token })]);
   try {
     const activities = createActivities({ trackerUrl: own.url, trackerToken: token, openai: new OpenAI({ apiKey: 'unused' }), model: 'unused' });
     const req: ToolRequest = { runId: 'r', callId: 'c1', tool: 'create_issue', args: { title: 't', body: 'b' }, repo: 'tok', sendKey: true };
@@ -30,9 +20,7 @@ test("the worker sends TRACKER_TOKEN to its own tracker, and to no tracker a run
     await expect(env.run(activities.runTool, { ...req, callId: 'c3', trackerUrl: other.url })).rejects.toThrow(/401/);
     expect(other.store.counts('tok')).toEqual({ issues: 0, comments: 0 });
   } finally {
-    for (const t of started) {
-      await t.app.close();
-      t.store.close();
-    }
+    await own.close();
+    await other.close();
   }
 });

@@ -17,8 +17,9 @@ async function main(): Promise<void> {
   // A bad MCP configuration stops the worker before it takes any task.
   const mcp = config.mcpConfig ? new McpToolbox(loadMcpConfig(config.mcpConfig)) : undefined;
   // The SDK's INFO lines (bundling, state changes) bury the worker's own; WORKER_LOG_LEVEL=INFO brings them back.
-  // Secrets of this process never reach a log line either.
-  registerSecrets(config.trackerToken, config.openaiApiKey, process.env.MCP_TOKEN, process.env.CODEC_TOKEN, process.env.TEMPORAL_PAYLOAD_KEY, ...(mcp?.config.secrets ?? []));
+  // Secrets of this process never reach a log line either: those the worker does not hold itself
+  // (createAgentWorker registers its tracker token, model key and MCP secrets).
+  registerSecrets(process.env.MCP_TOKEN, process.env.CODEC_TOKEN, process.env.TEMPORAL_PAYLOAD_KEY);
   const level = (process.env.WORKER_LOG_LEVEL ?? 'WARN') as 'WARN';
   Runtime.install({
     logger: new DefaultLogger(level, ({ level: at, message, meta }) => {

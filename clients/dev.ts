@@ -38,7 +38,8 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
  * `npm run dev`: everything on one machine. A Temporal dev server (the `temporal` CLI) with its Web UI,
  * keeping its state in `.dev/` (or `DEV_DIR`) and registering the agent's search attributes, the
  * tracker on `.dev/tracker.db`, the scripted model server, and a worker as its own process, so that it
- * can be killed and restarted by hand. Ports: `DEV_TEMPORAL_PORT`, `DEV_UI_PORT`, `DEV_TRACKER_PORT`, `DEV_MODEL_PORT`.
+ * can be killed and restarted by hand. Ports: `DEV_TEMPORAL_PORT`, `DEV_UI_PORT`, `DEV_TRACKER_PORT`, `DEV_MODEL_PORT`,
+ * `DEV_CODEC_PORT` (the codec endpoint, started when `TEMPORAL_PAYLOAD_KEY` is set).
  */
 async function main(): Promise<void> {
   const cli = findTemporalCli();
@@ -107,7 +108,7 @@ async function main(): Promise<void> {
 
   console.log(
     [
-      `Temporal server  localhost:${TEMPORAL_PORT}${cli ? ` (${cli})` : ''}`,
+      `Temporal server  localhost:${TEMPORAL_PORT} (${cli})`,
       `Temporal Web UI  http://localhost:${UI_PORT}`,
       `tracker          http://127.0.0.1:${TRACKER_PORT} (db ${path.relative(process.cwd(), path.join(dir, 'tracker.db'))}, keyed)`,
       `model server     http://127.0.0.1:${MODEL_PORT}/v1 (scripted triage)`,

@@ -11,10 +11,12 @@ const golden = readFileSync(path.join(ROOT, 'testdata', 'sweep.txt'), 'utf8').tr
 let report: SweepReport;
 let rows: Record<string, Row>;
 
+// A time limit for a hung sweep, not a speed check (speed is `npm run bench`'s): room for a machine
+// shared with another sweep, which takes this one past 25 minutes, within CI's 90.
 beforeAll(async () => {
   report = await runSweep({ variants: selectVariants() });
   rows = Object.fromEntries(report.rows.map((r) => [r.variant, r]));
-}, 1_500_000);
+}, 3_000_000);
 
 describe('crash sweep: every variant, every recorded point, killed once and twice', () => {
   test('every kill landed on its recorded point, every run finished, and every timeout in every history was a kill', () => {

@@ -23,6 +23,11 @@ export const POINTS = {
   'workflow.decided': 'a workflow task has decided its commands and has not reported them',
   'approval.pending': 'a call waits for a person to approve it',
   'question.asked': 'a call waits for a person to say whether it happened',
+  // Recorded by the crash-sweep plugin in any worker, with no call in the user's code:
+  'activity.started': 'an activity has started (its attempt is on the server) and done nothing',
+  'http.accepted': "an activity's HTTP request has its response headers: the receiver acted, the activity has not read the body",
+  'activity.returned': 'an activity has its result and has not reported it',
+  'workflow.waiting': 'a workflow task ends with the workflow blocked on a condition, waiting for a signal (a person to act)',
 } as const;
 
 /** The name of a crash point. */
@@ -35,7 +40,7 @@ export interface PointContext {
 }
 
 /** Called at every point; may return a promise that never settles, to park the caller until the kill. */
-export type CrashHook = (name: PointName, context: PointContext) => void | Promise<void>;
+export type CrashHook = (name: string, context: PointContext) => void | Promise<void>;
 
 let hook: CrashHook | null = null;
 
@@ -44,7 +49,10 @@ export function setCrashHook(next: CrashHook | null): void {
   hook = next;
 }
 
-/** Marks a crash point. Resolves at once unless a harness chose to park here. */
-export async function crashPoint(name: PointName, context: PointContext): Promise<void> {
+/**
+ * Marks a crash point. Resolves at once unless a harness chose to park here. A name of your own (any
+ * string) marks a finer point in your activity than the automatic ones.
+ */
+export async function crashPoint(name: PointName | (string & {}), context: PointContext): Promise<void> {
   if (hook) await hook(name, context);
 }

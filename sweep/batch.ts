@@ -1,58 +1,39 @@
-import type { WorkflowStartOptions } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { auditHistory, type GenerationRecord } from './audit';
 import type { KillTarget } from './crash-control';
-import { countEffects, TRIAGE_EFFECTS } from './effects';
 import { Generation, type GenerationEnv } from './generation';
-import { McpKills } from './mcp-kills';
-import type { ScriptedPerson } from './person';
-import { EXPECTED, type Scenario } from './scenario';
+import type { Scenario } from './scenario';
+import type { SweepServer } from './server';
+import type { BatchPlan, SuiteRun, SweepSuite } from './suite';
 import { cpuSeconds, type Timings } from './timings';
-import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from './tuning';
-import type { Variant } from './variants';
-import type { World } from './world';
-
-const TASK = 'Checkout returns 500 when a coupon is applied';
 
 /** What one batch needs besides its scenarios. */
 export interface BatchContext {
-  world: World;
-  person: ScriptedPerson;
+  server: SweepServer;
+  suite: SweepSuite;
   timings: Timings;
-  /** The lane the batch runs in: its MCP servers are that lane's. */
+  /** The lane the batch runs in (a suite may keep per-lane resources, as the agent's MCP servers). */
   lane: number;
   /** The batch's own task queue, so that batches in other lanes never take its tasks. */
   taskQueue: string;
-  /** Counts generations (for labels), MCP server kills and the writes they cut off. */
-  counter: { generations: number; mcpKills: number; mcpWrites: number };
+  /** Counts generations (for the label of plan files). */
+  counter: { generations: number };
 }
 
-/** How the sweep starts a scenario's run: the scripted task, the sweep's short timeouts. */
-export function runOptions(s: Scenario, taskQueue: string, trackerUrl: string): WorkflowStartOptions {
+/** What a suite knows of a scenario's run. */
+export function suiteRun(s: Scenario, taskQueue: string): SuiteRun {
+  return { row: s.variant, workflowId: s.workflowId, runId: s.runId, tag: s.tag, taskQueue };
+}
+
+/** Where the generations of a task queue find the server, and how they start. */
+export function generationEnv(server: SweepServer, suite: SweepSuite, taskQueue: string, plan: BatchPlan = {}): GenerationEnv {
   return {
+    temporalAddress: server.temporal.address,
+    namespace: server.env.client.options.namespace,
     taskQueue,
-    workflowId: s.workflowId,
-    workflowTaskTimeout: SWEEP_WORKFLOW_TASK_TIMEOUT,
-    args: [s.variant.input({ runId: s.runId, repo: s.repo, task: TASK, trackerUrl, timeouts: SWEEP_TIMEOUTS })],
+    dir: server.dir,
+    worker: { ...suite.worker, env: { ...suite.worker.env, ...plan.env } },
   };
-}
-
-/** Where the generations of a task queue find the world. */
-export function generationEnv(world: World, taskQueue: string, mcpConfig?: string): GenerationEnv {
-  return {
-    temporalAddress: world.temporal.address,
-    namespace: world.env.client.options.namespace,
-    taskQueue,
-    trackerUrl: world.trackers.keyed.url,
-    openaiBaseUrl: `${world.modelUrl}/v1`,
-    workflowBundle: world.workflowBundle,
-    mcpConfig: mcpConfig ?? world.noMcpConfig,
-    dir: world.dir,
-    workerScript: world.workerScript,
-  };
-}
-
-function trackerOf(world: World, variant: Variant) {
-  return world.trackers[variant.tracker];
 }
 
 /**
@@ -62,10 +43,10 @@ function trackerOf(world: World, variant: Variant) {
  * A kill that did not land on its expected point marks the scenario as an error, never a pass.
  */
 export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<void> {
-  const { world, person, timings } = ctx;
-  const byWorkflow = new Map(batch.map((s) => [s.workflowId, s]));
-  const mcpLane = batch.some((s) => s.variant.mcp) ? await world.mcpLane(ctx.lane) : null;
-  const env = generationEnv(world, ctx.taskQueue, mcpLane?.config);
+  const { server, suite, timings } = ctx;
+  const runsOf = new Map(batch.map((s) => [s.workflowId, suiteRun(s, ctx.taskQueue)]));
+  const plan = suite.batch ? await suite.batch(ctx.lane, [...runsOf.values()]) : {};
+  const env = generationEnv(server, suite, ctx.taskQueue, plan);
   const faults = Object.fromEntries(batch.filter((s) => s.variant.fault).map((s) => [s.workflowId, { name: s.variant.fault! }]));
   const rounds = Math.max(...batch.map((s) => s.kills.length));
   const generations: Generation[] = [];
@@ -75,8 +56,8 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
     ctx.counter.generations += 1;
     const gen = new Generation(env, { targets, faults }, String(ctx.counter.generations));
     gen.onEvent((workflowId, event) => {
-      const s = byWorkflow.get(workflowId);
-      if (s) person.notice({ workflowId, runId: s.runId, repo: s.repo, store: trackerOf(world, s.variant).store }, event);
+      const run = runsOf.get(workflowId);
+      if (run && (event.type === 'point' || event.type === 'parked')) suite.onPoint?.(run, event);
     });
     generations.push(gen);
     return gen;
@@ -85,9 +66,8 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
   let next = launch(0);
   let runs: RunWatch;
   try {
-    runs = await timings.time('start', () => startRuns(batch, ctx));
-    const mcpKills = new McpKills(mcpLane, batch, runs.ended, ctx.counter);
-    const waitWhile = (gen: Generation, pending: () => Scenario[], ms: number) => waitForRuns(gen, mcpKills, pending, ms);
+    runs = await timings.time('start', () => startRuns(batch, server.env.client, suite, runsOf));
+    const waitWhile = (gen: Generation, pending: () => Scenario[], ms: number) => waitForRuns(gen, plan, runs.ended, pending, ms);
 
     for (let round = 0; round < rounds; round++) {
       const killed = batch.filter((s) => !s.error && s.kills.length > round);
@@ -102,7 +82,7 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
       await timings.time('kill', async () => {
         timings.workerCpu += cpuSeconds(gen.pid) ?? 0;
         await gen.kill();
-        await moveOffDeadWorker(world, batch.filter((s) => !runs.ended.has(s.workflowId)));
+        await moveOffDeadWorker(server.env.client, batch.filter((s) => !runs.ended.has(s.workflowId)));
       });
       checkLandings(killed, gen, round);
     }
@@ -113,7 +93,7 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
     await timings.time('finish', async () => {
       const unfinished = await waitWhile(last, () => batch.filter((s) => !runs.ended.has(s.workflowId)), 300_000);
       for (const s of unfinished) s.error ??= 'the run did not finish within 5 minutes of its last restart';
-      await person.settle();
+      await suite.settle?.();
     });
     timings.workerCpu += cpuSeconds(last.pid) ?? 0;
     await last.kill();
@@ -128,11 +108,11 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
     }
   }
 
-  await timings.time('count', () => countBatch(batch, ctx, generations, runs));
+  await timings.time('count', () => countBatch(batch, server.env.client, suite, runsOf, generations, runs));
 }
 
 /** A run's end as its workflow result reports it. */
-type RunResult = { ok: true; value: { questionsAsked?: number; approvalsRequested?: number } } | { ok: false; error: Error };
+type RunResult = { ok: true; value: unknown } | { ok: false; error: Error };
 
 /** Which runs of a batch have ended, and how. */
 interface RunWatch {
@@ -141,17 +121,17 @@ interface RunWatch {
 }
 
 /** Starts every run of a batch on its task queue, and watches each one's end from the start. */
-async function startRuns(batch: Scenario[], ctx: BatchContext): Promise<RunWatch> {
-  const { client } = ctx.world.env;
+async function startRuns(batch: Scenario[], client: Client, suite: SweepSuite, runsOf: Map<string, SuiteRun>): Promise<RunWatch> {
   const watch: RunWatch = { ended: new Set(), results: new Map() };
   await Promise.all(
     batch.map(async (s) => {
-      const tracker = trackerOf(ctx.world, s.variant);
-      s.taskQueue = ctx.taskQueue;
-      s.handle = await client.workflow.start(s.variant.workflowType, runOptions(s, ctx.taskQueue, tracker.url));
+      const run = runsOf.get(s.workflowId)!;
+      s.taskQueue = run.taskQueue;
+      s.handle = await suite.start(client, run);
+      if (s.handle.workflowId !== s.workflowId) throw new Error(`the suite started ${s.handle.workflowId}, not the run's workflow id ${s.workflowId}`);
       // A run that ends while it should be parked is a kill that did not land: its end is watched from the start.
       const result = s.handle.result().then(
-        (value): RunResult => ({ ok: true, value: value as { questionsAsked?: number; approvalsRequested?: number } }),
+        (value): RunResult => ({ ok: true, value }),
         (error: Error): RunResult => ({ ok: false, error }),
       );
       watch.results.set(s.workflowId, result.finally(() => watch.ended.add(s.workflowId)));
@@ -161,13 +141,14 @@ async function startRuns(batch: Scenario[], ctx: BatchContext): Promise<RunWatch
 }
 
 /**
- * Waits while `pending` names runs, letting the MCP kills act; returns the runs still pending after
- * `ms`. A generation that dies on its own is an error of the harness, not of a scenario.
+ * Waits while `pending` names runs, letting the suite act (`BatchPlan.poll`); returns the runs still
+ * pending after `ms`. A generation that dies on its own is an error of the harness, not of a scenario.
  */
-async function waitForRuns(gen: Generation, mcpKills: McpKills, pending: () => Scenario[], ms: number): Promise<Scenario[]> {
+async function waitForRuns(gen: Generation, plan: BatchPlan, ended: ReadonlySet<string>, pending: () => Scenario[], ms: number): Promise<Scenario[]> {
   const deadline = Date.now() + ms;
+  const state = { isParked: (workflowId: string) => gen.parked.has(workflowId), ended };
   for (;;) {
-    await mcpKills.poll(gen);
+    await plan.poll?.(state);
     const waiting = pending();
     if (waiting.length === 0 || Date.now() > deadline) return waiting;
     if (!gen.alive) throw new Error(`a sweep worker died on its own:\n${gen.stderrTail()}`);
@@ -191,14 +172,15 @@ function checkLandings(killed: Scenario[], gen: Generation, round: number): void
   }
 }
 
-/** Counts each finished run's effects and checks its history: every timeout in it must be a kill's. */
+/** Counts each finished run's effects through the suite, and checks its history: every timeout in it must be a kill's. */
 async function countBatch(
   batch: Scenario[],
-  ctx: BatchContext,
+  client: Client,
+  suite: SweepSuite,
+  runsOf: Map<string, SuiteRun>,
   generations: Generation[],
   runs: RunWatch,
 ): Promise<void> {
-  const { world, person } = ctx;
   const last = generations[generations.length - 1];
   const records: GenerationRecord[] = generations.map((g) => ({ identity: g.identity, killedAt: g === last ? 0 : g.killedAt, parked: new Set(g.parked.keys()) }));
   await Promise.all(
@@ -216,21 +198,14 @@ async function countBatch(
         s.error ??= `the run failed: ${result.error.message}${cause ? `: ${cause.message}` : ''}`;
         return;
       }
-      const history = await world.env.client.workflow.getHandle(s.workflowId).fetchHistory();
+      const history = await client.workflow.getHandle(s.workflowId).fetchHistory();
       const problems = auditHistory(s.workflowId, history.events ?? [], records);
       if (problems.length > 0) s.error ??= `not caused by a kill: ${problems.join('; ')}`;
-      const effects = countEffects(trackerOf(world, s.variant).store, s.repo, s.runId, TRIAGE_EFFECTS);
-      const modelCalls = await world.modelCalls(s.runId);
-      const asks = person.asksFor(s.workflowId);
-      s.outcome = {
-        ...effects,
-        asks,
-        modelCalls,
-        callsExtra: Math.max(0, modelCalls - EXPECTED.modelCalls),
-        approvals: result.value.approvalsRequested ?? 0,
-      };
-      if ((result.value.questionsAsked ?? 0) !== asks) {
-        s.error ??= `the run counted ${result.value.questionsAsked} questions, the person was asked ${asks}`;
+      try {
+        const c = await suite.check(runsOf.get(s.workflowId)!, result.value);
+        s.outcome = { dups: c.dups, missing: c.missing, asks: c.asks ?? 0, calls: c.calls ?? 0, approvals: c.approvals ?? 0, ...(c.details ? { details: c.details } : {}) };
+      } catch (err) {
+        s.error ??= `counting its effects failed: ${(err as Error).message}`;
       }
     }),
   );
@@ -242,8 +217,7 @@ async function countBatch(
  * schedule-to-start timeout and adding an event whose presence depends on the clock; after this the
  * next task goes straight to the batch's task queue and the next generation.
  */
-async function moveOffDeadWorker(world: World, runs: Scenario[]): Promise<void> {
-  const { client } = world.env;
+async function moveOffDeadWorker(client: Client, runs: Scenario[]): Promise<void> {
   await Promise.all(
     runs.map((s) =>
       client.workflowService

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Worker } from '@temporalio/worker';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
+import { agentSuite } from './agent-suite';
 import { measureLimit, type Limit } from './limit';
 import { runSweep, type SweepReport } from './run-sweep';
 import { formatTimings } from './timings';
@@ -44,11 +45,11 @@ async function main(): Promise<void> {
   say(`limit: ${limit.runsPerSecond.toFixed(1)} runs/s`);
 
   say('sweep --variant agent...');
-  const agentSweep = await runSweep({ variants: [agent], progress: (l) => say(`  ${l}`) });
+  const agentSweep = await runSweep({ suite: agentSuite([agent]), progress: (l) => say(`  ${l}`) });
   let full: SweepReport | null = null;
   if (!values['skip-full']) {
     say('full sweep...');
-    full = await runSweep({ variants: selectVariants(), progress: (l) => say(`  ${l}`) });
+    full = await runSweep({ suite: agentSuite(selectVariants()), progress: (l) => say(`  ${l}`) });
   }
 
   const rate = (r: SweepReport) => r.scenarios.length / r.seconds;

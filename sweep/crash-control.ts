@@ -1,5 +1,3 @@
-import type { PointName } from '../common/crash-points';
-
 /**
  * The line protocol between a crash harness and its worker process. The worker prints one JSON line
  * per event on stdout, prefixed so it cannot be confused with logs; the harness reads them.
@@ -10,7 +8,7 @@ export const LINE_PREFIX = '@@crash ';
 export interface KillTarget {
   /** The point's position among this workflow's points in this worker process, from 1. */
   index?: number;
-  name?: PointName;
+  name?: string;
   detail?: string;
 }
 
@@ -22,14 +20,14 @@ export interface CrashPlan {
    * detail) reaches the named point in this process, the activity throws, as a tool whose server
    * died mid-call would.
    */
-  faults?: Record<string, { name: PointName }>;
+  faults?: Record<string, { name: string }>;
 }
 
 /** What the worker reports. */
 export type CrashEvent =
   | { type: 'ready' }
-  | { type: 'point'; workflowId: string; index: number; name: PointName; detail: string }
-  | { type: 'parked'; workflowId: string; index: number; name: PointName; detail: string }
+  | { type: 'point'; workflowId: string; index: number; name: string; detail: string }
+  | { type: 'parked'; workflowId: string; index: number; name: string; detail: string }
   /** An activity of this process outlived its timeout: the server gave up on a live attempt. */
   | { type: 'late'; workflowId: string; detail: string };
 
@@ -40,7 +38,7 @@ export function parseEventLine(line: string): CrashEvent | null {
 }
 
 /** Whether a point matches a target. */
-export function matches(target: KillTarget, index: number, name: PointName, detail: string): boolean {
+export function matches(target: KillTarget, index: number, name: string, detail: string): boolean {
   return (
     (target.index === undefined || target.index === index) &&
     (target.name === undefined || target.name === name) &&

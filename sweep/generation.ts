@@ -4,23 +4,19 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { parseEventLine, type CrashEvent, type CrashPlan } from './crash-control';
+import type { WorkerLaunch } from './suite';
 
 const ROOT = path.resolve(__dirname, '..');
 
-/** Where a worker generation finds everything. */
+/** How a worker generation starts and where it finds the server. */
 export interface GenerationEnv {
   temporalAddress: string;
   namespace: string;
   taskQueue: string;
-  trackerUrl: string;
-  openaiBaseUrl: string;
-  workflowBundle: string;
-  /** The workers' `MCP_CONFIG` file. */
-  mcpConfig: string;
-  /** A folder for plan files and worker logs. */
+  /** A folder for plan files. */
   dir: string;
-  /** The worker as plain JavaScript (see `World.workerScript`); default: `worker-process.ts` through tsx. */
-  workerScript?: string;
+  /** The worker process: `node [...execArgv] script`, with `env` besides the engine's variables. */
+  worker: WorkerLaunch;
 }
 
 /** A point event as the harness keeps it. */
@@ -63,18 +59,14 @@ export class Generation {
     const planFile = path.join(env.dir, `plan-${label}.json`);
     writeFileSync(planFile, JSON.stringify(plan));
     this.ready = new Promise((resolve) => (this.readyResolve = resolve));
-    const entry = env.workerScript ? [env.workerScript] : ['--import', 'tsx', path.join(ROOT, 'sweep', 'worker-process.ts')];
-    this.proc = spawn(process.execPath, entry, {
-      cwd: ROOT,
+    this.proc = spawn(process.execPath, [...(env.worker.execArgv ?? []), env.worker.script], {
+      cwd: env.worker.cwd ?? ROOT,
       env: {
         ...process.env,
+        ...env.worker.env,
         TEMPORAL_ADDRESS: env.temporalAddress,
         TEMPORAL_NAMESPACE: env.namespace,
         TASK_QUEUE: env.taskQueue,
-        TRACKER_URL: env.trackerUrl,
-        OPENAI_BASE_URL: env.openaiBaseUrl,
-        WORKFLOW_BUNDLE: env.workflowBundle,
-        MCP_CONFIG: env.mcpConfig,
         CRASH_PLAN: planFile,
         CRASH_STANDBY: '1',
         WORKER_IDENTITY: `gen-${label}`,

@@ -25,7 +25,7 @@ ${legend()}
 ${table(data)}
 ${variants.join('\n')}
 <aside id="detail" hidden></aside>
-<script>const SCENARIOS = ${embed(data.scenarios.map((s) => ({ ...s, rerun: s.rerun ?? rerunCommand(s.variant, s.kills) })))};
+<script>const SCENARIOS = ${embed(data.scenarios.map((s) => ({ ...s, rerun: s.rerun ?? rerunCommand(s.variant, s.kills, data.rerun) })))};
 ${SCRIPT}</script>
 </body>
 </html>

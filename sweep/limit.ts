@@ -1,4 +1,5 @@
-import { generationEnv, runOptions } from './batch';
+import { agentGenerationEnv, runOptions } from './agent-suite';
+import { suiteRun } from './batch';
 import { Generation } from './generation';
 import { newScenario } from './scenario';
 import { cpuSeconds } from './timings';
@@ -22,7 +23,7 @@ export interface Limit {
 export async function measureLimit(world: World, variant: Variant, runs: number): Promise<Limit> {
   const client = world.env.client;
   const taskQueue = `limit-${Date.now()}`;
-  const gen = new Generation(generationEnv(world, taskQueue), { targets: {} }, `limit-${variant.name}`);
+  const gen = new Generation(agentGenerationEnv(world, taskQueue), { targets: {} }, `limit-${variant.name}`);
   try {
     await gen.ready;
     const workerAtStart = cpuSeconds(gen.pid) ?? 0;
@@ -34,7 +35,7 @@ export async function measureLimit(world: World, variant: Variant, runs: number)
     const tracker = world.trackers[variant.tracker];
     await Promise.all(
       scenarios.map(async (s) => {
-        const handle = await client.workflow.start(variant.workflowType, runOptions(s, taskQueue, tracker.url));
+        const handle = await client.workflow.start(variant.workflowType, runOptions({ ...suiteRun(s, taskQueue), row: variant }, tracker.url));
         await handle.result();
       }),
     );

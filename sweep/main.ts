@@ -1,18 +1,22 @@
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
-import { parseCommandLine, runMain, UsageError } from '../common/cli';
+import { commaList, parseCommandLine, runMain, UsageError } from '../common/cli';
 import { formatTable } from './report';
-import { DEFAULT_BATCH, DEFAULT_LANES, parseScenarioLabel, runSweep } from './run-sweep';
+import { agentSuite } from './agent-suite';
+import { ConfigError, loadSweepConfig } from './config';
+import { configRows, configSuite } from './config-suite';
+import { DEFAULT_BATCH, DEFAULT_LANES, parseScenarioLabel, pickRows, runSweep, type SuiteFactory } from './run-sweep';
 import { htmlReport } from './html-report';
 import { jsonReport, rerunCommand } from './json-report';
 import { formatTimings } from './timings';
 import { selectVariants } from './variants';
 
 const USAGE =
-  'npm run sweep -- [--variant NAME,...] [--scenario N|N.M] [--once] [--json FILE] [--html FILE] [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N]';
+  'npm run sweep -- [--config FILE] [--variant NAME,...] [--scenario N|N.M] [--once] [--json FILE] [--html FILE] [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N]';
 
 /**
- * `npm run sweep`: the crash sweep. Progress goes to stderr, the table to stdout; `--json` writes
+ * `npm run sweep`: the crash sweep, of the agent loop and the designs, or with `--config FILE` of a
+ * user's own workflow (`crash-sweep.config.ts`; also the `crash-sweep` bin). Progress goes to stderr, the table to stdout; `--json` writes
  * every scenario, `--html` a page that shows them (one self-contained file). Exits 1 if any kill did not land, any run did not finish, or any history shows a
  * timeout no kill caused.
  */
@@ -20,6 +24,7 @@ async function main(): Promise<void> {
   const { values } = parseCommandLine(
     process.argv.slice(2),
     {
+      config: { type: 'string' },
       variant: { type: 'string' },
       scenario: { type: 'string' },
       once: { type: 'boolean', default: false },
@@ -34,10 +39,19 @@ async function main(): Promise<void> {
     USAGE,
   );
   let variants;
+  let suite: SuiteFactory;
   try {
-    variants = selectVariants(values.variant);
+    if (values.config !== undefined) {
+      const { config, file } = loadSweepConfig(values.config);
+      variants = pickRows(configRows(config, file), values.variant ? commaList(values.variant) : undefined);
+      suite = configSuite(file);
+    } else {
+      variants = selectVariants(values.variant);
+      suite = agentSuite(variants);
+    }
     if (values.scenario !== undefined) parseScenarioLabel(values.scenario);
   } catch (err) {
+    if (err instanceof ConfigError) throw err;
     throw new UsageError((err as Error).message, USAGE);
   }
   if (values.scenario !== undefined && variants.length !== 1) throw new UsageError('--scenario needs exactly one --variant', USAGE);
@@ -52,7 +66,8 @@ async function main(): Promise<void> {
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)}s`;
   console.error(`crash sweep: ${variants.map((v) => v.name).join(', ')}${values.once ? ' (first pass only)' : ''}${values.address ? ` on ${values.address}` : ''}`);
   const report = await runSweep({
-    variants,
+    suite,
+    rows: variants.map((v) => v.name),
     twice: !values.once,
     batchSize,
     lanes,
@@ -66,10 +81,10 @@ async function main(): Promise<void> {
   console.log(formatTable(report.rows));
   const total = report.scenarios.length;
   console.error(
-    `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations, ${report.mcpKills} MCP server kills cutting off ${report.mcpWrites} writes`,
+    `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations${formatStats(report.stats)}`,
   );
   console.error(formatTimings(report));
-  const data = jsonReport(report, values.address !== undefined);
+  const data = jsonReport(report, { existingServer: values.address !== undefined, config: values.config });
   if (values.json) {
     writeFileSync(values.json, JSON.stringify(data, null, 2));
     console.error(`wrote ${total} scenarios to ${values.json}`);
@@ -79,13 +94,19 @@ async function main(): Promise<void> {
     console.error(`wrote the report to ${values.html}`);
   }
   const failed = report.scenarios.filter((s) => s.error);
-  for (const s of failed.slice(0, 20)) console.error(`error: ${s.id}: ${s.error}\n  again: ${rerunCommand(s.variant.name, s.kills.map((k) => k.index ?? 0))}`);
+  for (const s of failed.slice(0, 20)) console.error(`error: ${s.id}: ${s.error}\n  again: ${rerunCommand(s.variant.name, s.kills.map((k) => k.index ?? 0), { config: values.config })}`);
   if (report.kept) {
     console.error(`the Temporal dev server is still running at ${report.kept.address}, Web UI at ${report.kept.ui}; Ctrl-C stops it`);
     await once(process, 'SIGINT');
     await report.kept.stop();
   }
   if (failed.length > 0) throw new Error(`${failed.length} scenario(s) failed: the table above does not count them`);
+}
+
+/** The suite's own figures, for the summary line (the agent's: MCP server kills and the writes they cut off). */
+function formatStats(stats: Record<string, number>): string {
+  if ('mcpKills' in stats) return `, ${stats.mcpKills} MCP server kills cutting off ${stats.mcpWrites} writes`;
+  return Object.entries(stats).map(([k, v]) => `, ${k} ${v}`).join('');
 }
 
 runMain(main);

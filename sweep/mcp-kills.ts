@@ -1,8 +1,8 @@
 import { key } from '../common/key';
 import { WRITE_CALL_IDS } from '../model/script';
-import type { Generation } from './generation';
+import type { BatchPlan, SuiteRun } from './suite';
+import type { Variant } from './variants';
 import type { McpLane } from './world';
-import type { Scenario } from './scenario';
 
 /**
  * Kills a lane's MCP servers for the runs of a batch whose tools are over MCP. Each server parks
@@ -13,20 +13,18 @@ import type { Scenario } from './scenario';
 export class McpKills {
   /** Which run a parked request belongs to, by the call's key. */
   private readonly owners = new Map<string, string>();
-  private readonly runs: Scenario[];
+  private readonly runs: SuiteRun<Variant>[];
 
   constructor(
-    private readonly lane: McpLane | null,
-    batch: Scenario[],
-    private readonly ended: Set<string>,
+    private readonly lane: McpLane,
+    batch: SuiteRun<Variant>[],
     private readonly counter: { mcpKills: number; mcpWrites: number },
   ) {
-    this.runs = batch.filter((s) => s.variant.mcp);
+    this.runs = batch.filter((s) => s.row.mcp);
     for (const s of this.runs) for (const id of WRITE_CALL_IDS) this.owners.set(key(s.runId, id), s.workflowId);
   }
 
-  async poll(gen: Generation): Promise<void> {
-    if (!this.lane) return;
+  async poll({ isParked, ended }: Parameters<NonNullable<BatchPlan['poll']>>[0]): Promise<void> {
     for (const tracker of ['keyed', 'keyless'] as const) {
       const host = this.lane.hosts[tracker];
       if (host.parked.size === 0) continue;
@@ -38,7 +36,7 @@ export class McpKills {
       }
       const moving = this.runs.some(
         (s) =>
-          s.variant.tracker === tracker && !s.error && !this.ended.has(s.workflowId) && !gen.parked.has(s.workflowId) && !atMcp.has(s.workflowId),
+          s.row.tracker === tracker && !ended.has(s.workflowId) && !isParked(s.workflowId) && !atMcp.has(s.workflowId),
       );
       if (moving) continue;
       this.counter.mcpWrites += host.parked.size;

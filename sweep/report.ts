@@ -1,5 +1,5 @@
-import type { Scenario } from './scenario';
-import type { Variant } from './variants';
+import type { Outcome, Scenario } from './scenario';
+import type { SuiteRow } from './suite';
 
 /** One row of the table: a variant's counts over all its scenarios. */
 export interface Row {
@@ -9,11 +9,11 @@ export interface Row {
   once: number;
   /** The extra scenarios that also kill the restart, once at each point it reaches. */
   twice: number;
-  /** Scenarios that ended with an extra issue or comment. */
+  /** Scenarios that ended with a duplicate effect (the agent: an extra issue or comment). */
   withDups: number;
-  /** Extra issues and comments, over all scenarios. */
+  /** Duplicate effects, over all scenarios. */
   dups: number;
-  /** Issues and comments of the script that the tracker never got. */
+  /** Effects that should have happened and did not (the agent: issues and comments the tracker never got). */
   missing: number;
   /** Questions put to a person. */
   asks: number;
@@ -25,8 +25,8 @@ export interface Row {
   errors: number;
 }
 
-/** Sums each variant's scenarios into a row; `cleanApprovals` is what its clean run asked. */
-export function summarize(variants: readonly Variant[], scenarios: Scenario[], cleanApprovals: Map<string, number>): Row[] {
+/** Sums each row's scenarios; `clean` is what each row's clean run made (calls, approvals). */
+export function summarize(variants: readonly SuiteRow[], scenarios: Scenario[], clean: Map<string, Outcome>): Row[] {
   return variants.map((v) => {
     const mine = scenarios.filter((s) => s.variant.name === v.name && s.pass !== 'clean');
     const row: Row = {
@@ -52,8 +52,8 @@ export function summarize(variants: readonly Variant[], scenarios: Scenario[], c
       row.dups += o.dups;
       row.missing += o.missing;
       row.asks += o.asks;
-      row.callsExtra += o.callsExtra;
-      row.approvalsExtra += Math.max(0, o.approvals - (cleanApprovals.get(v.name) ?? 0));
+      row.callsExtra += Math.max(0, o.calls - (clean.get(v.name)?.calls ?? 0));
+      row.approvalsExtra += Math.max(0, o.approvals - (clean.get(v.name)?.approvals ?? 0));
     }
     return row;
   });

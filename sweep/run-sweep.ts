@@ -1,15 +1,20 @@
 import type { Client } from '@temporalio/client';
-import { ScriptedPerson } from './person';
 import { summarize, type Row } from './report';
-import { EXPECTED, newScenario, type Scenario } from './scenario';
+import { newScenario, type Outcome, type Scenario } from './scenario';
+import { startServer, type SweepServer, type TemporalHost } from './server';
+import type { SuiteRow, SweepSuite } from './suite';
 import { runScenarios } from './sweep';
 import { cpuSeconds, Timings } from './timings';
-import type { Variant } from './variants';
-import { startWorld, type TemporalHost } from './world';
+
+/** Makes the suite to sweep, on the sweep's server (the agent's: `agentSuite`; a config file's: `configSuite`). */
+export type SuiteFactory = (server: SweepServer) => Promise<SweepSuite>;
 
 /** Options of {@link runSweep}. */
 export interface SweepOptions {
-  variants: Variant[];
+  /** What to sweep. */
+  suite: SuiteFactory;
+  /** Sweep only these rows, by name. Default: every row of the suite. */
+  rows?: string[];
   /** Also run the second pass, which kills each restart at every point it reaches. Default `true`. */
   twice?: boolean;
   /** How many scenarios share one worker generation. Default {@link DEFAULT_BATCH}. */
@@ -35,13 +40,11 @@ export interface SweepOptions {
 export interface SweepReport {
   rows: Row[];
   scenarios: Scenario[];
-  /** Each variant's crash points, in the order a clean run reaches them. */
+  /** Each row's crash points, in the order a clean run reaches them. */
   points: Record<string, Array<{ name: string; detail: string }>>;
   generations: number;
-  /** Times an MCP server was SIGKILLed with calls parked in it. */
-  mcpKills: number;
-  /** Writes those kills cut off after the tracker had accepted them. */
-  mcpWrites: number;
+  /** The suite's own figures (the agent's: MCP server kills, and the writes they cut off). */
+  stats: Record<string, number>;
   seconds: number;
   /** The dev server left running (with `keepServer`): the caller stops it. */
   kept: TemporalHost | null;
@@ -58,15 +61,17 @@ export const DEFAULT_LANES = 1;
 
 /** Thrown when a clean run is not clean: every count of the sweep would be meaningless. */
 export class DirtyCleanRunError extends Error {
-  constructor(readonly variant: string, reason: string) {
+  readonly variant: string;
+  constructor(variant: string, reason: string) {
     super(`the clean run of ${variant} ${reason}`);
+    this.variant = variant;
     this.name = 'DirtyCleanRunError';
   }
 }
 
 /**
  * A clean run must see no retry and no timeout, so that every duplicate the sweep reports was caused
- * by a kill. Only a variant that injects a fault (or kills its MCP server) may retry, and only after a failure.
+ * by a kill. Only a row that injects a fault (or kills a server of its own) may retry, and only after a failure.
  */
 async function checkNoRetry(client: Client, s: Scenario): Promise<void> {
   const history = await client.workflow.getHandle(s.workflowId).fetchHistory();
@@ -75,7 +80,7 @@ async function checkNoRetry(client: Client, s: Scenario): Promise<void> {
     if (e.workflowTaskTimedOutEventAttributes) throw new DirtyCleanRunError(s.variant.name, 'had a workflow task time out');
     if (e.workflowTaskFailedEventAttributes) throw new DirtyCleanRunError(s.variant.name, 'had a workflow task fail');
     const attempt = e.activityTaskStartedEventAttributes?.attempt ?? 1;
-    if (attempt > 1 && !s.variant.fault && !s.variant.mcp) throw new DirtyCleanRunError(s.variant.name, `retried an activity (attempt ${attempt})`);
+    if (attempt > 1 && !s.variant.fault && !s.variant.retries) throw new DirtyCleanRunError(s.variant.name, `retried an activity (attempt ${attempt})`);
   }
 }
 
@@ -90,11 +95,21 @@ function cpuTotal(usage: NodeJS.CpuUsage): number {
   return (usage.user + usage.system) / 1e6;
 }
 
+/** The suite's rows named in `names` (all of them if none); an unknown name is an error that lists the known ones. */
+export function pickRows<R extends SuiteRow>(rows: readonly R[], names?: string[]): R[] {
+  if (!names || names.length === 0) return [...rows];
+  return names.map((name) => {
+    const row = rows.find((r) => r.name === name);
+    if (!row) throw new Error(`unknown variant ${JSON.stringify(name)} (variants: ${rows.map((r) => r.name).join(', ')})`);
+    return row;
+  });
+}
+
 /**
- * The crash sweep. A clean run of each variant records its crash points; the first pass kills a fresh
- * run at each one and lets a new worker finish it; the second pass also kills that restart once at
- * each point it reaches. Counts come from the tracker's records, the model server's counters and the
- * scripted person.
+ * The crash sweep, for any suite. A clean run of each row records its crash points; the first pass
+ * kills a fresh run at each one and lets a new worker finish it; the second pass also kills that
+ * restart once at each point it reaches. Counts come from the suite, which reads its receivers' own
+ * records; the engine audits every history and checks that every kill landed where it was meant to.
  */
 export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   const started = Date.now();
@@ -102,30 +117,32 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   const lanes = options.lanes ?? DEFAULT_LANES;
   const only = options.scenario ? parseScenarioLabel(options.scenario) : null;
-  const world = await startWorld({ address: options.address, namespace: options.namespace, ui: options.keepServer });
+  const server = await startServer({ address: options.address, namespace: options.namespace, ui: options.keepServer });
   const cpuAtStart = process.cpuUsage();
-  const serverPid = world.serverPid;
+  const serverPid = server.temporal.pid;
   const serverCpuAtStart = serverPid ? cpuSeconds(serverPid) : null;
+  let suite: SweepSuite | null = null;
   try {
-    const person = new ScriptedPerson(world.env.client);
-    const counter = { generations: 0, mcpKills: 0, mcpWrites: 0 };
+    suite = await options.suite(server);
+    const rows = pickRows(suite.rows, options.rows);
+    const counter = { generations: 0 };
     const timings = new Timings();
+    const ready = suite;
     const run = (scenarios: Scenario[], phase: string) =>
-      runScenarios(scenarios, { world, person, batchSize, lanes, timings, progress, counter }, phase);
+      runScenarios(scenarios, { server, suite: ready, batchSize, lanes, timings, progress, counter }, phase);
 
-    const cleans = options.variants.map((v) => newScenario(v, 'clean', 'run', [], []));
+    const cleans = rows.map((v) => newScenario(v, 'clean', 'run', [], []));
     await run(cleans, 'clean runs');
     const points: SweepReport['points'] = {};
-    const cleanApprovals = new Map<string, number>();
+    const cleanOutcomes = new Map<string, Outcome>();
     for (const c of cleans) {
       if (c.error) throw new DirtyCleanRunError(c.variant.name, `failed: ${c.error}`);
       const o = c.outcome!;
-      if (o.issues !== EXPECTED.issues || o.comments !== EXPECTED.comments || o.modelCalls !== EXPECTED.modelCalls || o.asks !== 0) {
-        throw new DirtyCleanRunError(c.variant.name, `left ${JSON.stringify(o)}`);
-      }
-      await checkNoRetry(world.env.client, c);
+      if (o.dups !== 0 || o.missing !== 0 || o.asks !== 0) throw new DirtyCleanRunError(c.variant.name, `left ${JSON.stringify(o)}`);
+      if (c.finalPoints.length === 0) throw new DirtyCleanRunError(c.variant.name, 'reached no crash point: is the crash-sweep plugin in its worker?');
+      await checkNoRetry(server.env.client, c);
       points[c.variant.name] = c.finalPoints.map(({ name, detail }) => ({ name, detail }));
-      cleanApprovals.set(c.variant.name, o.approvals);
+      cleanOutcomes.set(c.variant.name, o);
     }
     progress(`clean runs: ${cleans.map((c) => `${c.variant.name} ${c.finalPoints.length} points`).join(', ')}`);
 
@@ -152,14 +169,13 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
 
     const scenarios = [...once, ...twice];
     return {
-      rows: summarize(options.variants, scenarios, cleanApprovals),
+      rows: summarize(rows, scenarios, cleanOutcomes),
       scenarios,
       points,
       generations: counter.generations,
-      mcpKills: counter.mcpKills,
-      mcpWrites: counter.mcpWrites,
+      stats: suite.stats?.() ?? {},
       seconds: (Date.now() - started) / 1000,
-      kept: options.keepServer ? world.temporal : null,
+      kept: options.keepServer ? server.temporal : null,
       timings,
       cpu: {
         harness: cpuTotal(process.cpuUsage(cpuAtStart)),
@@ -168,6 +184,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       },
     };
   } finally {
-    await world.close(options.keepServer);
+    await suite?.close?.();
+    await server.close(options.keepServer);
   }
 }

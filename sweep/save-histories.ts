@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { runMain } from '../common/cli';
+import { agentSuite } from './agent-suite';
 import { runSweep } from './run-sweep';
 import type { Scenario } from './scenario';
 import { selectVariants } from './variants';
@@ -23,7 +24,7 @@ const TELLING = ['tracker.accepted', 'mcp.accepted', 'approval.pending', 'questi
  * to alter what the workflows record; `test/replay.test.ts` then guards the change that is not.
  */
 async function main(): Promise<void> {
-  const report = await runSweep({ variants: selectVariants(), twice: false, keepServer: true, progress: (l) => console.error(l) });
+  const report = await runSweep({ suite: agentSuite(selectVariants()), twice: false, keepServer: true, progress: (l) => console.error(l) });
   try {
     const bad = report.scenarios.filter((s) => s.error);
     if (bad.length > 0) throw new Error(`${bad.length} scenario(s) failed; no history saved: ${bad[0].id}: ${bad[0].error}`);

@@ -1,37 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { KillTarget } from './crash-control';
-import { TRIAGE_EFFECTS } from './effects';
 import type { SeenPoint } from './generation';
-import type { Variant } from './variants';
-
-/** What the scripted triage job leaves and costs in a clean run: its writes, and three model calls. */
-export const EXPECTED = {
-  issues: TRIAGE_EFFECTS.filter((e) => e.kind === 'issue').length,
-  comments: TRIAGE_EFFECTS.filter((e) => e.kind === 'comment').length,
-  modelCalls: 3,
-} as const;
+import type { SuiteRow } from './suite';
 
 /** Which pass a scenario belongs to: the clean run that records the points, or a run killed once or twice. */
 export type Pass = 'clean' | 'once' | 'twice';
 
-/** What the world looked like after a scenario, counted from the tracker, the model server and the person. */
+/** What the world looked like after a scenario, counted by the suite from its receivers' records. */
 export interface Outcome {
-  issues: number;
-  comments: number;
   dups: number;
   missing: number;
   asks: number;
-  modelCalls: number;
-  callsExtra: number;
+  /** Paid calls (model calls) the run made. */
+  calls: number;
+  /** Approvals the run requested. */
   approvals: number;
+  /** Whatever else the suite counted (the agent: issues, comments). */
+  details?: Record<string, number>;
 }
 
-/** One run of a variant, killed at zero, one or two points. */
+/** One run of a row, killed at zero, one or two points. */
 export interface Scenario {
-  /** Unique in a sweep: `VARIANT PASS LABEL`, where the label is the kill indexes (`3`, `3.7`). */
+  /** Unique in a sweep: `ROW PASS LABEL`, where the label is the kill indexes (`3`, `3.7`). */
   id: string;
-  variant: Variant;
+  /** The row of the table it counts in. */
+  variant: SuiteRow;
   pass: Pass;
   /** Where each killed generation parks the run, in order. */
   kills: KillTarget[];
@@ -41,7 +35,8 @@ export interface Scenario {
   landed: SeenPoint[];
   runId: string;
   workflowId: string;
-  repo: string;
+  /** A name unique in the sweep, for the run's own corner of a receiver (the agent's repository). */
+  tag: string;
   /** The task queue of the batch it ran in. */
   taskQueue?: string;
   /** Points the last generation (the one that finished the run) reached, in order. */
@@ -53,11 +48,11 @@ export interface Scenario {
 
 let scenarioCounter = 0;
 
-/** A new scenario of a variant with a fresh run id. */
-export function newScenario(variant: Variant, pass: Pass, label: string, kills: KillTarget[], expected: SeenPoint[]): Scenario {
+/** A new scenario of a row with a fresh run id. */
+export function newScenario(variant: SuiteRow, pass: Pass, label: string, kills: KillTarget[], expected: SeenPoint[]): Scenario {
   const runId = randomUUID();
   scenarioCounter += 1;
-  const repo = `${variant.name}-${pass}-${scenarioCounter}`;
+  const tag = `${variant.name}-${pass}-${scenarioCounter}`;
   return {
     id: `${variant.name} ${pass} ${label}`,
     variant,
@@ -66,8 +61,8 @@ export function newScenario(variant: Variant, pass: Pass, label: string, kills: 
     expected,
     landed: [],
     runId,
-    workflowId: `sweep-${repo}-${runId.slice(0, 8)}`,
-    repo,
+    workflowId: `sweep-${tag}-${runId.slice(0, 8)}`,
+    tag,
     finalPoints: [],
   };
 }

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { runBatch } from './batch';
-import type { ScriptedPerson } from './person';
 import type { Scenario } from './scenario';
+import type { SweepServer } from './server';
+import type { SweepSuite } from './suite';
 import type { Timings } from './timings';
-import type { World } from './world';
 
 /** Options of {@link runScenarios}. */
 export interface RunOptions {
-  world: World;
-  person: ScriptedPerson;
+  server: SweepServer;
+  suite: SweepSuite;
   /** How many scenarios share one worker generation. */
   batchSize: number;
   /** How many batches run side by side, each on its own task queue with its own generations. */
@@ -16,8 +16,8 @@ export interface RunOptions {
   timings: Timings;
   /** Called with a line of progress now and then. */
   progress: (line: string) => void;
-  /** Counts generations (for the label of plan files), MCP server kills and the writes they cut off. */
-  counter: { generations: number; mcpKills: number; mcpWrites: number };
+  /** Counts generations (for the label of plan files). */
+  counter: { generations: number };
 }
 
 /** Tells this process's task queues from another sweep's on a shared server (`--address`). */

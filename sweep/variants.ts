@@ -1,7 +1,7 @@
-import type { PointName } from '../common/crash-points';
 import type { Design } from '../workflows/designs';
 import type { RunTimeouts } from '../workflows/types';
 import { MCP_SERVER_NAMES } from './mcp-host';
+import type { SuiteRow } from './suite';
 import { SWEEP_MCP_TIMEOUTS } from './tuning';
 
 /** What every run of a variant gets from the sweep. */
@@ -13,21 +13,15 @@ export interface RunBase {
   timeouts: RunTimeouts;
 }
 
-/** One row of the sweep's table: a loop, its tracker, and what the scripted world does to it. */
-export interface Variant {
-  /** For `--variant`. */
-  name: string;
-  /** The row's label in the table. */
-  label: string;
+/** One row of the agent suite's table: a loop, its tracker, and what the scripted world does to it. */
+export interface Variant extends SuiteRow {
   workflowType: 'agentWorkflow' | 'designWorkflow';
   /** Whether its tracker honours idempotency keys. */
   tracker: 'keyed' | 'keyless';
   input(base: RunBase): unknown;
-  /** Each tool call fails once at this point, after the tracker accepted it, as when an MCP server dies mid-call. */
-  fault?: PointName;
   /**
    * The tools are reached over the world's MCP server for the variant's tracker, which the harness
-   * SIGKILLs once per write, after the tracker accepted it.
+   * SIGKILLs once per write, after the tracker accepted it (so a clean run retries: `retries`).
    */
   mcp?: boolean;
 }
@@ -83,6 +77,7 @@ export const VARIANTS: readonly Variant[] = [
     tracker: 'keyed',
     input: (base) => ({ ...base, mcpServers: [MCP_SERVER_NAMES.keyed], timeouts: SWEEP_MCP_TIMEOUTS }),
     mcp: true,
+    retries: true,
   },
   {
     name: 'agent-mcp-keyless-lookup',
@@ -91,6 +86,7 @@ export const VARIANTS: readonly Variant[] = [
     tracker: 'keyless',
     input: (base) => ({ ...base, keyless: true, lookup: true, mcpServers: [MCP_SERVER_NAMES.keyless], timeouts: SWEEP_MCP_TIMEOUTS }),
     mcp: true,
+    retries: true,
   },
   {
     name: 'agent-approval',

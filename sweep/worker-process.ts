@@ -1,117 +1,30 @@
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import readline from 'node:readline';
-import { NativeConnection, type ActivityInterceptorsFactory } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { McpToolbox } from '../activities/mcp-toolbox';
 import { runMain } from '../common/cli';
 import { configFromEnv } from '../common/config';
 import { loadMcpConfig } from '../mcp/config';
-import { setCrashHook, type PointName } from '../common/crash-points';
 import { createAgentWorker } from '../workers/create-worker';
-import { LINE_PREFIX, matches, type CrashEvent, type CrashPlan } from './crash-control';
-import { FINISHING_WORKFLOW_TASKS, SWEEP_WORKER_TUNING } from './tuning';
+import { runCrashWorker } from './crash-worker';
 
 /**
- * A worker process for crash harnesses. It reports every crash point it reaches (a workflow task
- * that runs again reports its points once), and parks each
- * workflow named in its plan (`CRASH_PLAN`, a JSON file) at its target: that call never returns, and
- * every later point of the same workflow parks too, so nothing more happens for it until the harness
- * SIGKILLs the process. Other workflows keep running, so many scenarios can share one process.
- *
- * Environment: as `npm run worker`, plus `CRASH_PLAN` (optional), `WORKFLOW_BUNDLE` (optional path
- * of a pre-built workflow bundle), `WORKER_IDENTITY` (the server records `NAME@PID` for every task this
- * process starts) and `CRASH_STANDBY=1`: load everything, report `ready`, and start polling only when
- * a line arrives on stdin. A harness launches the next generation that way while the current one
- * still runs, and lets it poll the moment the current one is dead.
+ * The agent's worker process under the sweep (see `runCrashWorker` for what every generation does).
+ * Environment: as `npm run worker`, plus the engine's variables and `WORKFLOW_BUNDLE` (optional path
+ * of a pre-built workflow bundle).
  */
-/** Points reached in workflow code (through a sink) rather than in an activity. */
-const WORKFLOW_SIDE = new Set<PointName>(['workflow.decided', 'question.asked', 'approval.pending']);
-
-/**
- * Reports every activity that ran past its start-to-close timeout, or that the server cancelled as
- * timed out or unknown: the server gave up on a live attempt and may have started another, so what the
- * run does next was caused by a slow machine, not by a kill. The harness turns it into an error.
- */
-function watchForLateness(emit: (event: CrashEvent) => void): ActivityInterceptorsFactory {
-  return (ctx) => ({
-    inbound: {
-      async execute(input, next) {
-        const started = performance.now();
-        try {
-          return await next(input);
-        } finally {
-          const ms = Math.round(performance.now() - started);
-          const { startToCloseTimeoutMs, activityType, attempt, workflowExecution } = ctx.info;
-          const cancelled = ctx.cancellationDetails;
-          if (ms > startToCloseTimeoutMs || cancelled?.timedOut || cancelled?.notFound) {
-            const why = cancelled?.timedOut ? ', cancelled as timed out' : cancelled?.notFound ? ', unknown to the server' : '';
-            emit({ type: 'late', workflowId: workflowExecution?.workflowId ?? '', detail: `${activityType} attempt ${attempt} ran ${ms} ms against a ${startToCloseTimeoutMs} ms timeout${why}` });
-          }
-        }
-      },
-    },
-  });
-}
-
 async function main(): Promise<void> {
   const config = configFromEnv();
-  const plan: CrashPlan = process.env.CRASH_PLAN
-    ? (JSON.parse(readFileSync(process.env.CRASH_PLAN, 'utf8')) as CrashPlan)
-    : { targets: {} };
-  const counts = new Map<string, number>();
-  const parked = new Set<string>();
-  const faulted = new Set<string>();
-  const emit = (event: CrashEvent) => process.stdout.write(`${LINE_PREFIX}${JSON.stringify(event)}\n`);
-
-  // Workflow-side points each run has passed since its last activity-side point.
-  const decidedSince = new Map<string, Set<string>>();
-
-  setCrashHook((name: PointName, { workflowId, detail }) => {
-    // A workflow task that runs again because its first attempt was lost (its worker died, or the
-    // server dropped its completion under load) passes the same workflow-side points again, with no
-    // activity between. Those are the same boundaries: they keep their index and are reported once,
-    // so the points a run reaches do not depend on how busy the machine was.
-    const seen = decidedSince.get(workflowId) ?? new Set<string>();
-    decidedSince.set(workflowId, seen);
-    const workflowSide = WORKFLOW_SIDE.has(name);
-    const repeat = workflowSide && seen.has(`${name} ${detail}`);
-    if (workflowSide) seen.add(`${name} ${detail}`);
-    else seen.clear();
-    const index = (counts.get(workflowId) ?? 0) + (repeat ? 0 : 1);
-    counts.set(workflowId, index);
-    const target = plan.targets[workflowId];
-    if (parked.has(workflowId) || (!repeat && target && matches(target, index, name, detail))) {
-      if (!parked.has(workflowId)) emit({ type: 'parked', workflowId, index, name, detail });
-      parked.add(workflowId);
-      return new Promise<void>(() => {}); // until SIGKILL
-    }
-    if (!repeat) emit({ type: 'point', workflowId, index, name, detail });
-    const fault = plan.faults?.[workflowId];
-    if (fault && fault.name === name && !faulted.has(`${workflowId} ${detail}`)) {
-      faulted.add(`${workflowId} ${detail}`);
-      throw new Error(`tool server died mid-call at ${name} (${detail})`);
-    }
-  });
-
-  const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const bundlePath = process.env.WORKFLOW_BUNDLE;
-  const worker = await createAgentWorker({
-    connection,
-    ...config,
-    workflowBundle: bundlePath ? { code: readFileSync(bundlePath, 'utf8') } : undefined,
-    // A generation that parks nothing takes a batch's runs to their end: it works on a few workflow
-    // tasks at a time and leaves the rest waiting on the server, where a task's start-to-close timeout
-    // has not started yet. Taking every task at once would leave the last ones to time out in a live
-    // worker on a busy machine. A generation that parks runs needs a slot for each parked task.
-    tuning: Object.keys(plan.targets).length === 0 ? { ...SWEEP_WORKER_TUNING, maxConcurrentWorkflowTaskExecutions: FINISHING_WORKFLOW_TASKS } : SWEEP_WORKER_TUNING,
-    mcp: config.mcpConfig ? new McpToolbox(loadMcpConfig(config.mcpConfig)) : undefined,
-    activityInterceptors: [watchForLateness(emit)],
-    identity: process.env.WORKER_IDENTITY ? `${process.env.WORKER_IDENTITY}@${process.pid}` : undefined,
-  });
-  emit({ type: 'ready' });
-  if (process.env.CRASH_STANDBY === '1') await once(readline.createInterface({ input: process.stdin }), 'line');
-  await worker.run();
-  await connection.close();
+  await runCrashWorker(
+    (address) => NativeConnection.connect({ address }),
+    (settings) =>
+      createAgentWorker({
+        ...config,
+        ...settings,
+        workflowBundle: bundlePath ? { code: readFileSync(bundlePath, 'utf8') } : undefined,
+        mcp: config.mcpConfig ? new McpToolbox(loadMcpConfig(config.mcpConfig)) : undefined,
+      }),
+  );
 }
 
 runMain(main);

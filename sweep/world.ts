@@ -1,10 +1,7 @@
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { build } from 'esbuild';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
@@ -14,7 +11,7 @@ import { Store } from '../tracker/store';
 import { workflowSources } from '../workers/create-worker';
 import { ensureSearchAttributes } from '../workers/search-attributes';
 import { MCP_SERVER_NAMES, McpHost } from './mcp-host';
-import { childPids } from './timings';
+import { startServer, type ServerOptions, type SweepServer, type TemporalHost } from './server';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -36,6 +33,8 @@ export interface McpLane {
  * tracker, which the harness starts again.
  */
 export interface World {
+  /** The Temporal server, client and scratch folder the world is built on. */
+  server: SweepServer;
   env: TestWorkflowEnvironment;
   trackers: { keyed: WorldTracker; keyless: WorldTracker };
   /**
@@ -61,48 +60,10 @@ export interface World {
   close(keepTemporal?: boolean): Promise<void>;
 }
 
-/** The Temporal server of a world: the sweep's own dev server, or an existing one. */
-export interface TemporalHost {
-  address: string;
-  /** The Web UI's address, if the dev server serves one. */
-  ui: string | null;
-  pid: number | null;
-  stop(): Promise<void>;
-}
-
 /** Options of {@link startWorld}. */
-export interface WorldOptions {
-  /** An existing Temporal server (`HOST:PORT`) instead of a dev server of the world's own. */
-  address?: string;
-  /** Its namespace. Default `default`. */
-  namespace?: string;
-  /** Serve the dev server's Web UI (to keep the server for a look after the sweep). Default `false`. */
-  ui?: boolean;
-}
-
-/** Starts `temporal-host.ts`, which runs the dev server with its banner kept off our stdout. */
-async function startTemporalHost(ui: boolean): Promise<TemporalHost> {
-  const child = fork(path.join(__dirname, 'temporal-host.ts'), ui ? ['--ui'] : [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const exited = once(child, 'exit');
-  const [message] = (await Promise.race([
-    once(child, 'message'),
-    exited.then(() => {
-      throw new Error('the Temporal dev server did not start (see the lines above)');
-    }),
-  ])) as [{ address: string; uiPort?: number }];
-  return {
-    address: message.address,
-    ui: message.uiPort ? `http://127.0.0.1:${message.uiPort}` : null,
-    // The dev server is the host's child (the `temporal` binary), for reading its CPU time.
-    pid: childPids(child.pid!)[0] ?? null,
-    async stop() {
-      child.send('stop');
-      await exited;
-    },
-  };
+export interface WorldOptions extends ServerOptions {
+  /** A sweep server to build on (the sweep's); the world then leaves it running when it closes. Default: a server of its own. */
+  server?: SweepServer;
 }
 
 async function listen(app: FastifyInstance): Promise<string> {
@@ -134,13 +95,10 @@ async function buildWorkerScript(): Promise<string> {
 
 /** Starts the world in a fresh temporary folder; `close` removes it. */
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'sweep-'));
-  const host: TemporalHost = options.address
-    ? { address: options.address, ui: null, pid: null, stop: async () => {} }
-    : await startTemporalHost(options.ui ?? false);
-  const env = await TestWorkflowEnvironment.createFromExistingServer({ address: host.address, namespace: options.namespace ?? 'default' });
-  // The world's own dev server registers the agent's search attributes when it starts; another server may lack them.
-  if (options.address) await ensureSearchAttributes(env.connection.operatorService, options.namespace ?? 'default');
+  const server = options.server ?? (await startServer(options));
+  const { env, dir, temporal: host } = server;
+  // The sweep's own dev server registers the agent's search attributes when it starts; another server may lack them.
+  if (server.existing) await ensureSearchAttributes(env.connection.operatorService, env.client.options.namespace);
   const apps: FastifyInstance[] = [];
   const stores: Store[] = [];
   const tracker = async (keyless: boolean): Promise<WorldTracker> => {
@@ -184,11 +142,12 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     workflowInterceptorModules: workflowSources().interceptorModules,
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
   });
-  const workflowBundle = path.join(dir, 'workflow-bundle.js');
+  const workflowBundle = path.join(dir, 'agent-workflow-bundle.js');
   writeFileSync(workflowBundle, code);
   const workerScript = await buildWorkerScript();
 
   return {
+    server,
     env,
     trackers,
     mcpLane,
@@ -210,10 +169,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       }
       for (const app of apps) await app.close();
       for (const store of stores) store.close();
-      await env.teardown();
-      if (!keepTemporal) await host.stop();
-      rmSync(dir, { recursive: true, force: true });
       rmSync(workerScript, { force: true });
+      if (!options.server) await server.close(keepTemporal);
     },
   };
 }

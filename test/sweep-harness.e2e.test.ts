@@ -1,6 +1,5 @@
-import { generationEnv } from '../sweep/batch';
+import { agentGenerationEnv, agentSuiteOn } from '../sweep/agent-suite';
 import { Generation } from '../sweep/generation';
-import { ScriptedPerson } from '../sweep/person';
 import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/tuning';
 import { eventually } from './helpers/runs';
 import { newScenario } from '../sweep/scenario';
@@ -18,8 +17,8 @@ afterAll(() => world?.close());
 describe('the sweep harness checks its own kills', () => {
   test('a kill that lands where recorded counts; one that cannot land, or lands elsewhere, is an error, never a pass', async () => {
     const [agent] = selectVariants('agent');
-    const person = new ScriptedPerson(world.env.client);
-    const options = { world, person, batchSize: 10, lanes: 1, timings: new Timings(), progress: () => {}, counter: { generations: 0, mcpKills: 0, mcpWrites: 0 } };
+    const suite = agentSuiteOn(world, [agent], false);
+    const options = { server: world.server, suite, batchSize: 10, lanes: 1, timings: new Timings(), progress: () => {}, counter: { generations: 0 } };
 
     const clean = newScenario(agent, 'clean', 'run', [], []);
     await runScenarios([clean], options, 'clean');
@@ -36,7 +35,7 @@ describe('the sweep harness checks its own kills', () => {
     expect(good.error).toBeUndefined();
     expect(good.landed).toEqual([point]);
     // Killed after the tracker took the request: the keyed retry replays it, and the run finishes clean.
-    expect(good.outcome).toMatchObject({ issues: 2, comments: 1, dups: 0, missing: 0, asks: 0 });
+    expect(good.outcome).toMatchObject({ dups: 0, missing: 0, asks: 0, details: { issues: 2, comments: 1 } });
     // The server retries the dead attempt on its own: the restart's first point is the retry's start.
     expect(good.finalPoints[0]).toMatchObject({ name: 'tool.started', detail: 'create_issue call_create_1' });
 
@@ -59,9 +58,9 @@ describe('the SDK contract that workflow.decided relies on', () => {
       taskQueue,
       workflowId: s.workflowId,
       workflowTaskTimeout: SWEEP_WORKFLOW_TASK_TIMEOUT,
-      args: [agent.input({ runId: s.runId, repo: s.repo, task: 'Checkout fails with a coupon', trackerUrl: world.trackers.keyed.url, timeouts: SWEEP_TIMEOUTS })],
+      args: [agent.input({ runId: s.runId, repo: s.tag, task: 'Checkout fails with a coupon', trackerUrl: world.trackers.keyed.url, timeouts: SWEEP_TIMEOUTS })],
     });
-    const first = new Generation(generationEnv(world, taskQueue), { targets: { [s.workflowId]: { name: 'workflow.decided' } } }, `decided-${s.runId}`);
+    const first = new Generation(agentGenerationEnv(world, taskQueue), { targets: { [s.workflowId]: { name: 'workflow.decided' } } }, `decided-${s.runId}`);
     await first.ready;
     first.go();
     const parked = await eventually(async () => first.parked.get(s.workflowId));
@@ -72,7 +71,7 @@ describe('the SDK contract that workflow.decided relies on', () => {
     expect(events.filter((e) => e.activityTaskScheduledEventAttributes)).toEqual([]);
     expect(events.filter((e) => e.workflowTaskCompletedEventAttributes)).toEqual([]);
 
-    const last = new Generation(generationEnv(world, taskQueue), { targets: {} }, `decided-last-${s.runId}`);
+    const last = new Generation(agentGenerationEnv(world, taskQueue), { targets: {} }, `decided-last-${s.runId}`);
     await last.ready;
     last.go();
     try {

@@ -15,11 +15,11 @@ function scenario(variant = turn, outcome: Partial<Scenario['outcome']> | null =
     landed: [],
     runId: 'r',
     workflowId: 'w',
-    repo: 'p',
+    tag: 'p',
     finalPoints: [],
     ...(outcome === null
       ? { error: 'kill 1 never landed' }
-      : { outcome: { issues: 2, comments: 1, dups: 0, missing: 0, asks: 0, modelCalls: 3, callsExtra: 0, approvals: 0, ...outcome } }),
+      : { outcome: { dups: 0, missing: 0, asks: 0, calls: 3, approvals: 0, ...outcome } }),
   };
 }
 
@@ -28,13 +28,13 @@ describe('sweep report', () => {
     const rows = summarize(
       [turn, reply],
       [
-        scenario(turn, { dups: 2, callsExtra: 1 }),
+        scenario(turn, { dups: 2, calls: 4 }),
         scenario(turn, { dups: 1 }, 'twice'),
         scenario(turn, {}, 'twice'),
         scenario(turn, null, 'twice'),
         scenario(reply, { asks: 3, missing: 1 }),
       ],
-      new Map(),
+      new Map([['turn', { dups: 0, missing: 0, asks: 0, calls: 3, approvals: 0 }]]),
     );
     expect(rows[0]).toMatchObject({ once: 1, twice: 3, withDups: 2, dups: 3, callsExtra: 1, errors: 1 });
     expect(rows[1]).toMatchObject({ once: 1, twice: 0, withDups: 0, asks: 3, missing: 1, errors: 0 });
@@ -52,9 +52,11 @@ describe('sweep report', () => {
     expect(formatTable(failed).split('\n')[0]).toMatch(/appr\+ {2}errors$/);
   });
 
-  test('approvals count only beyond what the clean run asked', () => {
-    const rows = summarize([reply], [scenario(reply, { approvals: 3 }), scenario(reply, { approvals: 2 })], new Map([['reply', 2]]));
+  test('approvals and paid calls count only beyond what the clean run made', () => {
+    const clean = new Map([['reply', { dups: 0, missing: 0, asks: 0, calls: 3, approvals: 2 }]]);
+    const rows = summarize([reply], [scenario(reply, { approvals: 3, calls: 5 }), scenario(reply, { approvals: 2, calls: 2 })], clean);
     expect(rows[0].approvalsExtra).toBe(1);
+    expect(rows[0].callsExtra).toBe(2);
   });
 
   test('--variant names are checked, and all variants are the default', () => {

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { agentSuite } from '../sweep/agent-suite';
 import { formatTable, type Row } from '../sweep/report';
 import { runSweep, type SweepReport } from '../sweep/run-sweep';
-import { selectVariants } from '../sweep/variants';
+import { selectVariants, type Variant } from '../sweep/variants';
 import { ROOT } from './helpers/processes';
 
 // The whole sweep, every variant killed once and twice (about 18 minutes on a 2-core machine): run by
@@ -14,7 +15,7 @@ let rows: Record<string, Row>;
 // A time limit for a hung sweep, not a speed check (speed is `npm run bench`'s): room for a machine
 // shared with another sweep, which takes this one past 25 minutes, within CI's 90.
 beforeAll(async () => {
-  report = await runSweep({ variants: selectVariants() });
+  report = await runSweep({ suite: agentSuite(selectVariants()) });
   rows = Object.fromEntries(report.rows.map((r) => [r.variant, r]));
 }, 3_000_000);
 
@@ -46,10 +47,10 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
   });
 
   test('the MCP servers really were killed mid-call: once per write of every MCP run', () => {
-    const mcpRuns = report.scenarios.filter((s) => s.variant.mcp).length + 2; // and the two clean runs
-    expect(report.mcpKills).toBeGreaterThan(0);
+    const mcpRuns = report.scenarios.filter((s) => (s.variant as Variant).mcp).length + 2; // and the two clean runs
+    expect(report.stats.mcpKills).toBeGreaterThan(0);
     // Each kill fails every call parked at its server; every run had its three writes parked once.
-    expect(report.mcpWrites).toBe(mcpRuns * 3);
+    expect(report.stats.mcpWrites).toBe(mcpRuns * 3);
   });
 
   test('the two simplest designs do duplicate, and markers without keys do ask', () => {

@@ -2,6 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { agentSuite } from '../sweep/agent-suite';
 import { formatTable } from '../sweep/report';
 import { runSweep } from '../sweep/run-sweep';
 import { selectVariants } from '../sweep/variants';
@@ -19,7 +20,7 @@ describe('crash sweep of the agent loop, on a busy machine', () => {
     // counts the same, or fail the scenario, never print another number.
     const hog = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
     try {
-      const report = await runSweep({ variants: selectVariants('agent') });
+      const report = await runSweep({ suite: agentSuite(selectVariants('agent')) });
       expect(report.scenarios.filter((s) => s.error).map((s) => `${s.id}: ${s.error}`)).toEqual([]);
       for (const s of report.scenarios) expect(s.landed.map((p) => [p.name, p.detail])).toEqual(s.expected.map((p) => [p.name, p.detail]));
       const [header, row] = cells(formatTable(report.rows));

@@ -1,6 +1,6 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import { approveSignal, type ApproveSignal } from './signals';
-import { crashPoints } from './sinks';
+import { crashPoints } from '../common/crash-sink';
 import type { ApprovalsState, OpenItem } from './types';
 
 /**

@@ -1,6 +1,6 @@
 import { condition, setHandler } from '@temporalio/workflow';
 import { resolveSignal, type ResolveSignal } from './signals';
-import { crashPoints } from './sinks';
+import { crashPoints } from '../common/crash-sink';
 import type { OpenItem, QuestionsState, RefusedAnswer } from './types';
 
 /** The id of the `n`th question about a call: an answer names the question it answers. */

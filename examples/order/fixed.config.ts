@@ -1,0 +1,4 @@
+import { orderSweep } from './sweep';
+
+/** `npm run sweep -- --config examples/order/fixed.config.ts` */
+export default orderSweep(true);

@@ -1,0 +1,33 @@
+import { defineSweep, type SweepConfig } from '../../sweep';
+import { createActivities } from './activities';
+import { startShop, type Shop } from './shop';
+import type { Order } from './workflows';
+
+/**
+ * The order example's sweep config, naive (no keys, a shop that acts on every request) or fixed
+ * (keys from the workflow and activity ids, a shop that honours them). Everything here is what a user
+ * writes for their own workflow: start the receiver, start a run, count from the receiver's records.
+ */
+export function orderSweep(fixed: boolean): SweepConfig {
+  let shop: Shop | undefined;
+  return defineSweep({
+    name: fixed ? 'order-fixed' : 'order-naive',
+    label: fixed ? 'order, keys the shop honours' : 'order, naive',
+    workflowsPath: require.resolve('./workflows'),
+    activities: () => createActivities(process.env.SHOP_URL!, { keys: fixed }),
+    async setup() {
+      shop = await startShop({ honourKeys: fixed });
+      return { env: { SHOP_URL: shop.url } };
+    },
+    teardown: () => shop?.close(),
+    start: ({ client, taskQueue, workflowId, workflowTaskTimeout }) => {
+      const order: Order = { id: workflowId, amount: 750, items: ['kettle'], email: 'ada@example.com' };
+      return client.workflow.start('orderWorkflow', { taskQueue, workflowId, workflowTaskTimeout, args: [order] });
+    },
+    check: ({ workflowId }) => shop!.damage(workflowId),
+    // The manager: approves each large order when its run waits (a repeated approval is harmless).
+    person: async ({ client, workflowId, signals }) => {
+      if (signals.includes('approve')) await client.workflow.getHandle(workflowId).signal('approve');
+    },
+  });
+}

@@ -1,0 +1,133 @@
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import readline from 'node:readline';
+import type { ActivityInterceptorsFactory, NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
+import { setCrashHook } from '../common/crash-points';
+import { LINE_PREFIX, matches, type CrashEvent, type CrashPlan } from './crash-control';
+import { FINISHING_WORKFLOW_TASKS, SWEEP_WORKER_TUNING } from './tuning';
+
+/**
+ * Points reached in workflow code (through a sink) rather than in an activity. A workflow task that
+ * runs again passes them again with no activity between; see {@link installCrashHook}.
+ */
+const WORKFLOW_SIDE = new Set(['workflow.decided', 'workflow.waiting', 'question.asked', 'approval.pending']);
+
+/** What a crash worker's `build` gets: the engine's settings for the worker it makes. */
+export interface CrashWorkerSettings {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  /** The identity the server records for this process's tasks (`gen-LABEL@PID`), if the harness named one. */
+  identity?: string;
+  /** Cache and concurrency settings for a process that parks many runs at once. */
+  tuning: Partial<WorkerOptions>;
+  /** Reports activities that outlive their timeout: give it to the worker. */
+  activityInterceptors: ActivityInterceptorsFactory[];
+}
+
+/** Prints one event of the line protocol on stdout. */
+function emit(event: CrashEvent): void {
+  process.stdout.write(`${LINE_PREFIX}${JSON.stringify(event)}\n`);
+}
+
+/**
+ * Records every crash point this process reaches (a workflow task that runs again reports its points
+ * once), and parks each workflow named in the plan at its target: that call never returns, and every
+ * later point of the same workflow parks too, so nothing more happens for it until the harness
+ * SIGKILLs the process. Other workflows keep running, so many scenarios can share one process.
+ */
+export function installCrashHook(plan: CrashPlan): void {
+  const counts = new Map<string, number>();
+  const parked = new Set<string>();
+  const faulted = new Set<string>();
+  // Workflow-side points each run has passed since its last activity-side point.
+  const decidedSince = new Map<string, Set<string>>();
+
+  setCrashHook((name, { workflowId, detail }) => {
+    // A workflow task that runs again because its first attempt was lost (its worker died, or the
+    // server dropped its completion under load) passes the same workflow-side points again, with no
+    // activity between. Those are the same boundaries: they keep their index and are reported once,
+    // so the points a run reaches do not depend on how busy the machine was.
+    const seen = decidedSince.get(workflowId) ?? new Set<string>();
+    decidedSince.set(workflowId, seen);
+    const workflowSide = WORKFLOW_SIDE.has(name);
+    const repeat = workflowSide && seen.has(`${name} ${detail}`);
+    if (workflowSide) seen.add(`${name} ${detail}`);
+    else seen.clear();
+    const index = (counts.get(workflowId) ?? 0) + (repeat ? 0 : 1);
+    counts.set(workflowId, index);
+    const target = plan.targets[workflowId];
+    if (parked.has(workflowId) || (!repeat && target && matches(target, index, name, detail))) {
+      if (!parked.has(workflowId)) emit({ type: 'parked', workflowId, index, name, detail });
+      parked.add(workflowId);
+      return new Promise<void>(() => {}); // until SIGKILL
+    }
+    if (!repeat) emit({ type: 'point', workflowId, index, name, detail });
+    const fault = plan.faults?.[workflowId];
+    if (fault && fault.name === name && !faulted.has(`${workflowId} ${detail}`)) {
+      faulted.add(`${workflowId} ${detail}`);
+      throw new Error(`tool server died mid-call at ${name} (${detail})`);
+    }
+  });
+}
+
+/**
+ * Reports every activity that ran past its start-to-close timeout, or that the server cancelled as
+ * timed out or unknown: the server gave up on a live attempt and may have started another, so what the
+ * run does next was caused by a slow machine, not by a kill. The harness turns it into an error.
+ */
+function watchForLateness(): ActivityInterceptorsFactory {
+  return (ctx) => ({
+    inbound: {
+      async execute(input, next) {
+        const started = performance.now();
+        try {
+          return await next(input);
+        } finally {
+          const ms = Math.round(performance.now() - started);
+          const { startToCloseTimeoutMs, activityType, attempt, workflowExecution } = ctx.info;
+          const cancelled = ctx.cancellationDetails;
+          if (ms > startToCloseTimeoutMs || cancelled?.timedOut || cancelled?.notFound) {
+            const why = cancelled?.timedOut ? ', cancelled as timed out' : cancelled?.notFound ? ', unknown to the server' : '';
+            emit({ type: 'late', workflowId: workflowExecution?.workflowId ?? '', detail: `${activityType} attempt ${attempt} ran ${ms} ms against a ${startToCloseTimeoutMs} ms timeout${why}` });
+          }
+        }
+      },
+    },
+  });
+}
+
+/**
+ * The body of every worker process the sweep starts (a "generation"), whatever it runs: installs the
+ * crash hook from the plan (`CRASH_PLAN`, a JSON file), lets `build` make the worker with the engine's
+ * settings, reports `ready`, and with `CRASH_STANDBY=1` polls only when a line arrives on stdin (the
+ * harness launches the next generation that way while the current one still runs, and lets it poll
+ * the moment the current one is dead).
+ *
+ * Environment: `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, `TASK_QUEUE`, `CRASH_PLAN`, `CRASH_STANDBY`,
+ * `WORKER_IDENTITY` (the server records `NAME@PID` for every task this process starts).
+ */
+export async function runCrashWorker(
+  connect: (address: string) => Promise<NativeConnection>,
+  build: (settings: CrashWorkerSettings) => Promise<Worker>,
+): Promise<void> {
+  const plan: CrashPlan = process.env.CRASH_PLAN ? (JSON.parse(readFileSync(process.env.CRASH_PLAN, 'utf8')) as CrashPlan) : { targets: {} };
+  installCrashHook(plan);
+  const connection = await connect(process.env.TEMPORAL_ADDRESS ?? 'localhost:7233');
+  const worker = await build({
+    connection,
+    namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
+    taskQueue: process.env.TASK_QUEUE ?? 'crash-sweep',
+    identity: process.env.WORKER_IDENTITY ? `${process.env.WORKER_IDENTITY}@${process.pid}` : undefined,
+    // A generation that parks nothing takes a batch's runs to their end: it works on a few workflow
+    // tasks at a time and leaves the rest waiting on the server, where a task's start-to-close timeout
+    // has not started yet. Taking every task at once would leave the last ones to time out in a live
+    // worker on a busy machine. A generation that parks runs needs a slot for each parked task.
+    tuning: Object.keys(plan.targets).length === 0 ? { ...SWEEP_WORKER_TUNING, maxConcurrentWorkflowTaskExecutions: FINISHING_WORKFLOW_TASKS } : SWEEP_WORKER_TUNING,
+    activityInterceptors: [watchForLateness()],
+  });
+  emit({ type: 'ready' });
+  if (process.env.CRASH_STANDBY === '1') await once(readline.createInterface({ input: process.stdin }), 'line');
+  await worker.run();
+  await connection.close();
+}

@@ -1,0 +1,16 @@
+/**
+ * The crash sweep as a library: what a user's project imports (`exports` in package.json).
+ *
+ * - `defineSweep` and its types: a `crash-sweep.config.ts` for `npx crash-sweep --config FILE`;
+ * - `crashSweepPlugin`: the worker plugin that records crash points in any worker;
+ * - `crashPoint`: a hand-placed point, finer than the automatic ones;
+ * - `runSweep` and `configSuite`: the engine, to run a sweep from code.
+ */
+export { crashPoint } from '../common/crash-points';
+export { defineSweep, loadSweepConfig, ConfigError } from './config';
+export type { SweepConfig, StartContext, CheckContext, CheckResult, PersonContext } from './config';
+export { configSuite } from './config-suite';
+export { crashSweepPlugin, type CrashSweepPluginOptions } from './plugin';
+export { formatTable, type Row } from './report';
+export { runSweep, type SweepOptions, type SweepReport, type SuiteFactory } from './run-sweep';
+export type { SweepSuite, SuiteRow, SuiteRun, Counts } from './suite';

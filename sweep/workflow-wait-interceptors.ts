@@ -1,0 +1,4 @@
+import { decisionPoints } from './workflow-interceptors';
+
+/** The plugin's workflow interceptors: `workflow.decided` and `workflow.waiting`. */
+export const interceptors = decisionPoints(true);

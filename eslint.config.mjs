@@ -14,6 +14,7 @@ export default tseslint.config(
     // CommonJS config files run by Node.
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'readonly', require: 'readonly', process: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     rules: {
@@ -22,7 +23,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['workflows/**/*.ts'],
+    files: ['workflows/**/*.ts', 'examples/**/workflows.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -32,7 +33,7 @@ export default tseslint.config(
             { name: `node:${name}`, message: 'workflow code may do no I/O: Node built-ins belong in activities' },
           ]),
           patterns: [
-            { group: ['../activities', '../activities/*'], allowTypeImports: true, message: 'import activities as types only, and call them through proxyActivities' },
+            { group: ['../activities', '../activities/*', './activities'], allowTypeImports: true, message: 'import activities as types only, and call them through proxyActivities' },
             { group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity', '@temporalio/testing'], message: 'workflow code uses @temporalio/workflow only' },
             { group: ['../tracker/*', '../mcp/*', '../model/*', '../clients/*', '../sweep/*', 'openai', 'fastify', 'better-sqlite3', '@modelcontextprotocol/*'], allowTypeImports: true, message: 'workflow code may do no I/O: this module belongs in activities' },
           ],

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Duration } from '@temporalio/common';
 import type { CrashSweepPluginOptions } from './plugin';
 
 /** What `start` gets: where and under which id to start the run. */
@@ -14,7 +15,7 @@ export interface StartContext {
   /** The row being swept (see {@link SweepConfig.rows}). */
   row: string;
   /** Pass it as the run's `workflowTaskTimeout`: a task of a killed worker is retried after this long, not 10 s. */
-  workflowTaskTimeout: string;
+  workflowTaskTimeout: Duration;
 }
 
 /** What `check` gets: the run, ended, and its result. */

@@ -41,7 +41,7 @@ describe('sweep report', () => {
   });
 
   test('the table has the design document columns, and an errors column only when something failed', () => {
-    const rows = summarize([turn], [scenario(turn, { dups: 1 })], new Map());
+    const rows = summarize([turn], [scenario(turn, { dups: 1 })], new Map([['turn', { dups: 0, missing: 0, asks: 0, calls: 3, approvals: 0 }]]));
     expect(formatTable(rows)).toBe(
       [
         'variant             once  twice  with dups  dups  missing  asks  calls+  appr+',

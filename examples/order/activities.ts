@@ -11,7 +11,7 @@ export type ShopActivities = ReturnType<typeof createActivities>;
 function keyHeader(keys: boolean): Record<string, string> {
   if (!keys) return {};
   const info = Context.current().info;
-  return { 'Idempotency-Key': `${info.workflowExecution.workflowId}/${info.activityId}` };
+  return { 'Idempotency-Key': `${info.workflowExecution?.workflowId}/${info.activityId}` };
 }
 
 async function post(url: string, keys: boolean, body: unknown): Promise<{ id: string }> {

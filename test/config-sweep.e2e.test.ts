@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { configSuite } from '../sweep/config-suite';
+import { ConfigError, loadSweepConfig } from '../sweep/config';
+import { formatTable } from '../sweep/report';
+import { runSweep, type SweepReport } from '../sweep/run-sweep';
+import { ROOT } from './helpers/processes';
+
+// The order example (examples/order), swept through its config files as a user's workflow would be:
+// nothing in it was written for the sweep, and every point below was recorded by the worker plugin.
+const config = (name: string) => path.join(ROOT, 'examples', 'order', `${name}.config.ts`);
+const failures = (r: SweepReport) => r.scenarios.filter((s) => s.error).map((s) => `${s.id}: ${s.error}`);
+
+/** The points a clean order run reaches, as the plugin names them. */
+const ORDER_POINTS = [
+  ['workflow.waiting', 'approve'],
+  ['workflow.decided', 'scheduleActivity'],
+  ['activity.started', 'charge'],
+  ['http.accepted', 'POST 127.0.0.1 /charges'],
+  ['activity.returned', 'charge'],
+  ['workflow.decided', 'scheduleActivity'],
+  ['activity.started', 'reserve'],
+  ['http.accepted', 'POST 127.0.0.1 /reservations'],
+  ['activity.returned', 'reserve'],
+  ['workflow.decided', 'scheduleActivity'],
+  ['activity.started', 'sendConfirmation'],
+  ['http.accepted', 'POST 127.0.0.1 /mails'], // node:http, not fetch
+  ['activity.returned', 'sendConfirmation'],
+  ['workflow.decided', 'completeWorkflowExecution'],
+];
+
+describe('sweeping a workflow of your own with one config file', () => {
+  test('the naive order: the plugin records every boundary, and a kill once the shop has answered charges, reserves or mails twice', async () => {
+    const report = await runSweep({ suite: configSuite(config('naive')), twice: false });
+    expect(failures(report)).toEqual([]);
+    expect(report.points['order-naive'].map((p) => [p.name, p.detail])).toEqual(ORDER_POINTS);
+    // Killed after the shop acted (http.accepted) or after the activity had its result (activity.returned):
+    // the retried activity acts again. Before the request, or once the result is in history: no harm.
+    const damaged = report.scenarios.filter((s) => s.outcome!.dups > 0).map((s) => `${s.landed[0].name} ${s.landed[0].detail}`);
+    expect(damaged).toEqual([
+      'http.accepted POST 127.0.0.1 /charges',
+      'activity.returned charge',
+      'http.accepted POST 127.0.0.1 /reservations',
+      'activity.returned reserve',
+      'http.accepted POST 127.0.0.1 /mails',
+      'activity.returned sendConfirmation',
+    ]);
+    expect(report.rows[0]).toMatchObject({ label: 'order, naive', once: 14, withDups: 6, dups: 6, missing: 0 });
+    // The scripted manager approved every run that waited, restarts included: no run was left waiting.
+    expect(report.scenarios.every((s) => s.outcome)).toBe(true);
+  }, 300_000);
+
+  test('the fixed order (keys from the workflow and activity ids, a shop that honours them): no duplicate, nothing missing', async () => {
+    const report = await runSweep({ suite: configSuite(config('fixed')), twice: false });
+    expect(failures(report)).toEqual([]);
+    expect(formatTable(report.rows).split('\n')[1]).toMatch(/^order, keys the shop honours +14 +0 +0 +0 +0 +0 +0 +0$/);
+  }, 300_000);
+
+  test('a config that lacks what the sweep needs, or does not load, is refused with what to fix', async () => {
+    expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'missing-check.config.ts'))).toThrow(
+      /needs: activities \(a function\); check \(a function\)\. See "Sweep your own workflow" in the README\.$/,
+    );
+    expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'throws.config.js'))).toThrow(/did not load: MAIL_URL is not set/);
+    expect(() => loadSweepConfig('no/such.config.ts')).toThrow(ConfigError);
+    const failure = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/main.ts', '--config', 'no/such.config.ts'], { cwd: ROOT }).then(
+      () => null,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failure?.stderr).toContain(`no config file at ${path.join(ROOT, 'no/such.config.ts')}`);
+    const unknown = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/main.ts', '--config', config('naive'), '--variant', 'agent'], { cwd: ROOT }).then(
+      () => null,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(unknown?.code).toBe(2);
+    expect(unknown?.stderr).toContain('unknown variant "agent" (variants: order-naive)');
+  }, 60_000);
+});

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { agentSuite } from '../sweep/agent-suite';
+import { configSuite } from '../sweep/config-suite';
 import { formatTable, type Row } from '../sweep/report';
 import { runSweep, type SweepReport } from '../sweep/run-sweep';
 import { selectVariants, type Variant } from '../sweep/variants';
@@ -72,4 +73,13 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
       expect(names).toContain(n);
     }
   });
+});
+
+describe('a workflow of your own, killed once and twice', () => {
+  test('the fixed order example (examples/order/fixed.config.ts): no duplicate and nothing missing, whichever two points the worker dies at', async () => {
+    const order = await runSweep({ suite: configSuite(path.join(ROOT, 'examples', 'order', 'fixed.config.ts')) });
+    expect(order.scenarios.filter((s) => s.error).map((s) => `${s.id}: ${s.error}`)).toEqual([]);
+    expect(order.rows[0]).toMatchObject({ once: 14, withDups: 0, dups: 0, missing: 0, errors: 0 });
+    expect(order.rows[0].twice).toBeGreaterThan(100);
+  }, 600_000);
 });

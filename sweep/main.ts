@@ -12,7 +12,17 @@ import { formatTimings } from './timings';
 import { selectVariants } from './variants';
 
 const USAGE =
-  'npm run sweep -- [--config FILE] [--variant NAME,...] [--scenario N|N.M] [--once] [--json FILE] [--html FILE] [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N]';
+  'npm run sweep -- (or: npx crash-sweep) [--config FILE] [--variant NAME,...] [--scenario N|N.M] [--once] [--json FILE] [--html FILE] [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N]';
+
+const HELP = `Kills a worker process at every crash point a clean run reaches, once and again during recovery,
+and prints what the kills did: duplicates, missing effects, questions to a person, extra paid calls.
+Without --config: the agent loop and the five designs. With --config FILE: your own workflow
+(crash-sweep.config.ts; see "Sweep your own workflow" in the README).
+  --variant NAME,...   only these rows          --scenario N|N.M   one scenario (needs one --variant)
+  --once               the first pass only      --json/--html FILE  every scenario, as data or as a page
+  --keep-server        keep the dev server and its Web UI after the sweep
+  --address HOST:PORT  sweep on an existing Temporal server (--namespace NS)
+  --batch N, --lanes N scenarios per worker process, batches in flight`;
 
 /**
  * `npm run sweep`: the crash sweep, of the agent loop and the designs, or with `--config FILE` of a
@@ -35,9 +45,14 @@ async function main(): Promise<void> {
       namespace: { type: 'string' },
       batch: { type: 'string', default: String(DEFAULT_BATCH) },
       lanes: { type: 'string', default: String(DEFAULT_LANES) },
+      help: { type: 'boolean', default: false },
     },
     USAGE,
   );
+  if (values.help) {
+    console.log(`usage: ${USAGE}\n\n${HELP}`);
+    return;
+  }
   let variants;
   let suite: SuiteFactory;
   try {

@@ -63,6 +63,9 @@ describe('sweeping a workflow of your own with one config file', () => {
     );
     expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'throws.config.js'))).toThrow(/did not load: MAIL_URL is not set/);
     expect(() => loadSweepConfig('no/such.config.ts')).toThrow(ConfigError);
+    // JavaScript works as TypeScript does, through module.exports as through a default export.
+    const js = loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'order.config.js'));
+    expect([js.config.name, typeof js.config.start]).toEqual(['order-js', 'function']);
     const failure = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/main.ts', '--config', 'no/such.config.ts'], { cwd: ROOT }).then(
       () => null,
       (err: { code: number; stderr: string }) => err,

@@ -66,11 +66,11 @@ export function agentSuiteOn(world: World, variants: readonly Variant[], ownsWor
     },
     start: (client, run) => client.workflow.start(run.row.workflowType, runOptions(run, trackerOf(run.row).url)),
     onPoint(run, event) {
-      person.notice({ workflowId: run.workflowId, runId: run.runId, repo: run.tag, store: trackerOf(run.row).store }, event);
+      person.notice({ workflowId: run.workflowId, runId: run.runId, repo: run.tag, store: trackerOf(run.row).store, mode: run.row.person }, event);
     },
     settle: () => person.settle(),
     async check(run, result): Promise<Counts> {
-      const { issues, comments, dups, missing } = countEffects(trackerOf(run.row).store, run.tag, run.runId, TRIAGE_EFFECTS);
+      const { issues, comments, dups, missing } = countEffects(trackerOf(run.row).store, run.tag, run.runId, run.row.expects ?? TRIAGE_EFFECTS);
       const asks = person.asksFor(run.workflowId);
       const { questionsAsked = 0, approvalsRequested = 0 } = (result ?? {}) as AgentResult;
       if (questionsAsked !== asks) throw new Error(`the run counted ${questionsAsked} questions, the person was asked ${asks}`);

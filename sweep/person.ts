@@ -6,18 +6,28 @@ import { splitQuestionId } from '../workflows/questions';
 import { approveSignal, resolveSignal } from '../workflows/signals';
 import type { CrashEvent } from './crash-control';
 
+/**
+ * How the person answers: `truthful` approves every call and answers "did it happen?" from the
+ * tracker's records; `wrong` approves too, and answers every question with the opposite of the truth;
+ * `denies` denies every call it is asked to approve (and answers questions truthfully).
+ */
+export type PersonMode = 'truthful' | 'wrong' | 'denies';
+
 /** What the person needs to know about a run to answer for it. */
 export interface PersonRun {
   workflowId: string;
   runId: string;
   repo: string;
   store: Store;
+  /** Default `truthful`. */
+  mode?: PersonMode;
 }
 
 /**
  * The sweep's scripted person. It approves every call that asks, and answers "did this call happen?"
- * truthfully, by looking in the tracker's own records for the key the call wrote. It counts the
- * questions it was asked, so asks are counted outside the worker.
+ * truthfully, by looking in the tracker's own records for the key the call wrote; or, as its run's
+ * {@link PersonMode} says, answers wrong or denies. It counts the questions it was asked, so asks are
+ * counted outside the worker.
  *
  * It answers as soon as the worker reports the question or the request, by signal. The run keeps an
  * answer that arrives before it asks (as when the worker died while asking and the answer reaches
@@ -74,7 +84,10 @@ export class ScriptedPerson {
 
   private async approve(run: PersonRun, callId: string): Promise<void> {
     try {
-      await this.client.workflow.getHandle(run.workflowId).signal(approveSignal, { callId, approved: true, by: 'scripted person' });
+      const approved = run.mode !== 'denies';
+      await this.client.workflow
+        .getHandle(run.workflowId)
+        .signal(approveSignal, { callId, approved, by: 'scripted person', ...(approved ? {} : { reason: 'not now' }) });
     } catch (err) {
       this.errors.push(`${run.workflowId}: approving ${callId}: ${(err as Error).message}`);
     }
@@ -84,10 +97,12 @@ export class ScriptedPerson {
     const callId = splitQuestionId(questionId)?.callId ?? questionId;
     try {
       const truth = findEffect(run, callId);
+      // A wrong "it happened" carries no result: the person has none to give.
+      const happened = run.mode === 'wrong' ? truth === null : truth !== null;
       await this.client.workflow.getHandle(run.workflowId).signal(resolveSignal, {
         questionId,
-        happened: truth !== null,
-        result: truth ?? undefined,
+        happened,
+        result: happened ? (truth ?? undefined) : undefined,
         by: 'scripted person',
       });
     } catch (err) {

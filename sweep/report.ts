@@ -5,6 +5,8 @@ import type { SuiteRow } from './suite';
 export interface Row {
   variant: string;
   label: string;
+  /** What fails in the row's scenarios (see {@link WORKER_GROUP}). */
+  group: string;
   /** Crash points of a clean run: one scenario each. */
   once: number;
   /** The extra scenarios that also kill the restart, once at each point it reaches. */
@@ -25,6 +27,9 @@ export interface Row {
   errors: number;
 }
 
+/** The group of a row in which only the worker fails. */
+export const WORKER_GROUP = 'the worker dies';
+
 /** Sums each row's scenarios; `clean` is what each row's clean run made (calls, approvals). */
 export function summarize(variants: readonly SuiteRow[], scenarios: Scenario[], clean: Map<string, Outcome>): Row[] {
   return variants.map((v) => {
@@ -32,6 +37,7 @@ export function summarize(variants: readonly SuiteRow[], scenarios: Scenario[], 
     const row: Row = {
       variant: v.name,
       label: v.label,
+      group: v.group ?? WORKER_GROUP,
       once: mine.filter((s) => s.pass === 'once').length,
       twice: mine.filter((s) => s.pass === 'twice').length,
       withDups: 0,
@@ -71,15 +77,21 @@ export const COLUMNS: Array<[keyof Row, string]> = [
   ['approvalsExtra', 'appr+'],
 ];
 
-/** The table for people, in the design document's columns (plus `appr+`, and `errors` when there are any). */
+/**
+ * The table for people, in the design document's columns (plus `appr+`, and `errors` when there are
+ * any). When its rows belong to more than one group (what fails), each group comes under a heading line.
+ */
 export function formatTable(rows: Row[]): string {
   const labelWidth = Math.max('variant'.length, ...rows.map((r) => r.label.length)) + 2;
   const columns = rows.some((r) => r.errors > 0) ? [...COLUMNS, ['errors', 'errors'] as [keyof Row, string]] : COLUMNS;
   const widths = columns.map(([key, title]) => Math.max(title.length, ...rows.map((r) => String(r[key]).length)));
   const line = (label: string, cells: string[]) =>
     (label.padEnd(labelWidth) + cells.map((c, i) => c.padStart(widths[i])).join('  ')).trimEnd();
-  return [
-    line('variant', columns.map(([, title]) => title)),
-    ...rows.map((r) => line(r.label, columns.map(([key]) => String(r[key])))),
-  ].join('\n');
+  const grouped = new Set(rows.map((r) => r.group)).size > 1;
+  const lines = [line('variant', columns.map(([, title]) => title))];
+  rows.forEach((r, i) => {
+    if (grouped && (i === 0 || rows[i - 1].group !== r.group)) lines.push(`-- ${r.group} --`);
+    lines.push(line(r.label, columns.map(([key]) => String(r[key]))));
+  });
+  return lines.join('\n');
 }

@@ -35,6 +35,8 @@ export interface SuiteRow {
   name: string;
   /** Its label in the table. */
   label: string;
+  /** What fails in it besides the worker (the table groups rows under a heading per group). Default: the worker only. */
+  group?: string;
   /**
    * A fault to inject: the first time each call (each point detail) of a run reaches this point in a
    * worker process, the point throws, as a tool whose server died mid-call would. Default none.

@@ -1,4 +1,6 @@
 import type { Design } from '../workflows/designs';
+import type { ExpectedEffect } from './effects';
+import type { PersonMode } from './person';
 import type { RunTimeouts } from '../workflows/types';
 import { MCP_SERVER_NAMES } from './mcp-host';
 import type { SuiteRow } from './suite';
@@ -19,6 +21,10 @@ export interface Variant extends SuiteRow {
   /** Whether its tracker honours idempotency keys. */
   tracker: 'keyed' | 'keyless';
   input(base: RunBase): unknown;
+  /** How the scripted person answers (see {@link PersonMode}). Default `truthful`. */
+  person?: PersonMode;
+  /** The writes a run should leave. Default the triage script's (`TRIAGE_EFFECTS`). */
+  expects?: readonly ExpectedEffect[];
   /**
    * The tools are reached over the world's MCP server for the variant's tracker, which the harness
    * SIGKILLs once per write, after the tracker accepted it (so a clean run retries: `retries`).
@@ -33,6 +39,9 @@ const design = (name: Design, label: string, tracker: Variant['tracker']): Varia
   tracker,
   input: (base) => ({ ...base, design: name }),
 });
+
+/** The group of rows where a person answers wrong, or denies. */
+export const PERSON_GROUP = 'the person answers wrong';
 
 /** Every variant, in table order: the five designs, then the agent loop and its harder cases. */
 export const VARIANTS: readonly Variant[] = [
@@ -94,6 +103,40 @@ export const VARIANTS: readonly Variant[] = [
     workflowType: 'agentWorkflow',
     tracker: 'keyed',
     input: (base) => ({ ...base, approve: ['create_issue'] }),
+  },
+  // A person who answers "did it happen?" wrongly: harm where a person is asked (markers without keys,
+  // the keyless loop without lookup), none where keys leave nobody to ask.
+  { ...design('markers', 'markers, no keys: every answer wrong', 'keyless'), name: 'markers-wrong', person: 'wrong', group: PERSON_GROUP },
+  { ...design('keys-markers', 'keys and markers: every answer wrong', 'keyed'), name: 'keys-markers-wrong', person: 'wrong', group: PERSON_GROUP },
+  {
+    name: 'agent-keyless-wrong',
+    label: 'agent loop, keyless, no lookup: every answer wrong',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyless',
+    input: (base) => ({ ...base, keyless: true, lookup: false }),
+    person: 'wrong',
+    group: PERSON_GROUP,
+  },
+  {
+    name: 'agent-wrong',
+    label: 'agent loop, keyed: every answer wrong',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyed',
+    input: (base) => ({ ...base }),
+    person: 'wrong',
+    group: PERSON_GROUP,
+  },
+  // A person who denies both issues: the model is told, makes no comment on an issue that does not
+  // exist, and the tracker must stay empty.
+  {
+    name: 'agent-approval-denied',
+    label: 'agent loop, approval gate: every call denied',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyed',
+    input: (base) => ({ ...base, approve: ['create_issue'] }),
+    person: 'denies',
+    expects: [],
+    group: PERSON_GROUP,
   },
 ];
 

@@ -52,6 +52,14 @@ describe('sweep report', () => {
     expect(formatTable(failed).split('\n')[0]).toMatch(/appr\+ {2}errors$/);
   });
 
+  test('rows of more than one group (what fails) come under a heading line per group', () => {
+    const wrong = { ...reply, name: 'reply-wrong', label: 'reply, wrong person', group: 'the person answers wrong' };
+    const clean = new Map([turn, wrong].map((v) => [v.name, { dups: 0, missing: 0, asks: 0, calls: 3, approvals: 0 }]));
+    const table = formatTable(summarize([turn, wrong], [scenario(turn), scenario(wrong)], clean)).split('\n');
+    expect(table.map((l) => l.split(/ {2,}/)[0])).toEqual(['variant', '-- the worker dies --', 'save once per turn', '-- the person answers wrong --', 'reply, wrong person']);
+    expect(formatTable(summarize([turn], [scenario(turn)], clean)).split('\n')).toHaveLength(2); // one group: no heading
+  });
+
   test('approvals and paid calls count only beyond what the clean run made', () => {
     const clean = new Map([['reply', { dups: 0, missing: 0, asks: 0, calls: 3, approvals: 2 }]]);
     const rows = summarize([reply], [scenario(reply, { approvals: 3, calls: 5 }), scenario(reply, { approvals: 2, calls: 2 })], clean);

@@ -1,10 +1,16 @@
+import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { OffScriptError, playTriage, type ChatMessage } from './script';
+import { changedMind, OffScriptError, playTriage, type ChatMessage } from './script';
 
 /** Options of {@link buildModelServer}. */
 export interface ModelServerOptions {
   /** Log requests to stdout. Default `false`. */
   logger?: boolean;
+  /**
+   * Runs whose model changes its mind: asked a conversation it has answered before, it answers with
+   * other tool calls (`changedMind`). Default: none (the same conversation always gets the same reply).
+   */
+  fickle?: (runId: string) => boolean;
 }
 
 interface CompletionRequest {
@@ -22,6 +28,8 @@ interface CompletionRequest {
 export function buildModelServer(options: ModelServerOptions = {}): FastifyInstance {
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: 4 * 1024 * 1024 });
   const calls = new Map<string, number>();
+  /** How often each run asked each conversation, for a fickle run's model. */
+  const asked = new Map<string, number>();
 
   app.post<{ Body: CompletionRequest }>(
     '/v1/chat/completions',
@@ -49,6 +57,12 @@ export function buildModelServer(options: ModelServerOptions = {}): FastifyInsta
       let scripted;
       try {
         scripted = playTriage(messages, tools.map((t) => t.function?.name));
+        if (options.fickle?.(user)) {
+          const conversation = `${user} ${createHash('sha256').update(JSON.stringify(messages)).digest('hex')}`;
+          const take = (asked.get(conversation) ?? 0) + 1;
+          asked.set(conversation, take);
+          scripted = changedMind(scripted, take);
+        }
       } catch (err) {
         if (err instanceof OffScriptError) return reply.code(400).send(openAiError(err.message));
         throw err;

@@ -11,6 +11,22 @@ export type { ChatMessage, ToolCall };
 /** What the script answers: tool calls, or a final text. */
 export type ScriptReply = { kind: 'tools'; calls: ToolCall[] } | { kind: 'answer'; text: string };
 
+/**
+ * The reply of a model that changed its mind: asked a conversation for the `take`-th time (2, 3...),
+ * it answers with the same tools under new call ids, and new issues under another title.
+ */
+export function changedMind(reply: ScriptReply, take: number): ScriptReply {
+  if (reply.kind !== 'tools' || take < 2) return reply;
+  return {
+    kind: 'tools',
+    calls: reply.calls.map((c) => {
+      const args = JSON.parse(c.function.arguments) as Record<string, unknown>;
+      if (c.function.name === 'create_issue') args.title = `${String(args.title)} (take ${take})`;
+      return { ...c, id: `${c.id}_take${take}`, function: { ...c.function, arguments: JSON.stringify(args) } };
+    }),
+  };
+}
+
 /** Thrown when the script has no answer for a conversation: the server fails loudly instead of improvising. */
 export class OffScriptError extends Error {
   constructor(message: string) {
@@ -47,7 +63,12 @@ export function playTriage(messages: ChatMessage[], offeredTools: string[]): Scr
       }
     }
   }
-  const resultOf = (id: string) => messages.find((m) => m.role === 'tool' && m.tool_call_id === id)?.content ?? '';
+  const resultOf = (id: string | undefined) => messages.find((m) => m.role === 'tool' && m.tool_call_id === id)?.content ?? '';
+  // The calls are found by their tool in the conversation, not by their ids: a model that changed its
+  // mind (see `fickle` in app.ts) gave them other ids.
+  const callsOf = (turn: number, tool: string) => (turns[turn]?.tool_calls ?? []).filter((c) => c.function.name === tool).map((c) => c.id);
+  const [create1, create2] = callsOf(0, 'create_issue');
+  const [search1] = callsOf(1, 'search_issues');
 
   switch (turns.length) {
     case 0:
@@ -68,7 +89,7 @@ export function playTriage(messages: ChatMessage[], offeredTools: string[]): Scr
       };
     case 1: {
       const calls: ToolCall[] = [];
-      const first = issueNumberIn(resultOf('call_create_1'));
+      const first = issueNumberIn(resultOf(create1));
       if (first !== null) {
         calls.push(
           call('call_comment_1', 'comment_on_issue', {
@@ -81,10 +102,10 @@ export function playTriage(messages: ChatMessage[], offeredTools: string[]): Scr
       return { kind: 'tools', calls };
     }
     case 2: {
-      const first = issueNumberIn(resultOf('call_create_1'));
-      const second = issueNumberIn(resultOf('call_create_2'));
+      const first = issueNumberIn(resultOf(create1));
+      const second = issueNumberIn(resultOf(create2));
       const filed = [first, second].filter((n): n is number => n !== null).map((n) => `#${n}`);
-      const found = countIn(resultOf('call_search_1'));
+      const found = countIn(resultOf(search1));
       return {
         kind: 'answer',
         text:

@@ -1,5 +1,6 @@
 import type { WorkflowStartOptions } from '@temporalio/client';
 import { countEffects, TRIAGE_EFFECTS } from './effects';
+import { effectsInHistory } from './history-effects';
 import type { GenerationEnv } from './generation';
 import { McpKills } from './mcp-kills';
 import { ScriptedPerson } from './person';
@@ -64,17 +65,21 @@ export function agentSuiteOn(world: World, variants: readonly Variant[], ownsWor
       const kills = new McpKills(mcpLane, runs, counter);
       return { env: { MCP_CONFIG: mcpLane.config }, poll: (state) => kills.poll(state) };
     },
-    start: (client, run) => client.workflow.start(run.row.workflowType, runOptions(run, trackerOf(run.row).url)),
+    start: (client, run) => {
+      if (run.row.model === 'fickle') world.fickleRuns.add(run.runId);
+      return client.workflow.start(run.row.workflowType, runOptions(run, trackerOf(run.row).url));
+    },
     onPoint(run, event) {
       person.notice({ workflowId: run.workflowId, runId: run.runId, repo: run.tag, store: trackerOf(run.row).store, mode: run.row.person }, event);
     },
     settle: () => person.settle(),
     async check(run, result): Promise<Counts> {
-      const { issues, comments, dups, missing } = countEffects(trackerOf(run.row).store, run.tag, run.runId, run.row.expects ?? TRIAGE_EFFECTS);
+      const expected = run.row.expects === 'history' ? await effectsInHistory(world.env.client, run.workflowId) : (run.row.expects ?? TRIAGE_EFFECTS);
+      const { issues, comments, dups, orphans, missing } = countEffects(trackerOf(run.row).store, run.tag, run.runId, expected);
       const asks = person.asksFor(run.workflowId);
       const { questionsAsked = 0, approvalsRequested = 0 } = (result ?? {}) as AgentResult;
       if (questionsAsked !== asks) throw new Error(`the run counted ${questionsAsked} questions, the person was asked ${asks}`);
-      return { dups, missing, asks, calls: await world.modelCalls(run.runId), approvals: approvalsRequested, details: { issues, comments } };
+      return { dups, missing, orphans, asks, calls: await world.modelCalls(run.runId), approvals: approvalsRequested, details: { issues, comments } };
     },
     stats: () => ({ ...counter }),
     close: async () => {

@@ -203,7 +203,7 @@ async function countBatch(
       if (problems.length > 0) s.error ??= `not caused by a kill: ${problems.join('; ')}`;
       try {
         const c = await suite.check(runsOf.get(s.workflowId)!, result.value);
-        s.outcome = { dups: c.dups, missing: c.missing, asks: c.asks ?? 0, calls: c.calls ?? 0, approvals: c.approvals ?? 0, ...(c.details ? { details: c.details } : {}) };
+        s.outcome = { dups: c.dups, missing: c.missing, orphans: c.orphans ?? 0, asks: c.asks ?? 0, calls: c.calls ?? 0, approvals: c.approvals ?? 0, ...(c.details ? { details: c.details } : {}) };
       } catch (err) {
         s.error ??= `counting its effects failed: ${(err as Error).message}`;
       }

@@ -34,6 +34,8 @@ export interface CheckResult {
   dups: number;
   /** Effects that should have happened and did not. */
   missing: number;
+  /** Effects nothing in the run accounts for. Default 0. */
+  orphans?: number;
   /** Questions put to a person (your scripted person's count). Default 0. */
   asks?: number;
   /** Paid calls made (model calls...). The table shows those beyond a clean run's. Default 0. */

@@ -21,14 +21,17 @@ export const TRIAGE_EFFECTS: readonly ExpectedEffect[] = [
 export interface EffectCount {
   issues: number;
   comments: number;
-  /** Copies beyond the first of each expected effect, plus every row no expected effect accounts for. */
+  /** Copies beyond the first of each expected effect, and rows of an expected call in the wrong place. */
   dups: number;
+  /** Rows that carry the trace of no expected call (a call of a reply that is not the one the run kept). */
+  orphans: number;
   /** Expected effects with no row at all, or whose only rows are in the wrong place. */
   missing: number;
 }
 
 /**
- * Counts a run's effects from the tracker's own rows, one expected effect at a time. Every row carries
+ * Counts a run's effects from the tracker's own rows, one expected effect at a time (the script's, or
+ * those its history accounts for: `history-effects.ts`). Every row carries
  * the key of the call that made it (its trace line), so a lost issue and a duplicated one show as
  * 1 missing and 1 duplicate, never as a net 0; a comment counts only on the issue its script meant.
  */
@@ -51,6 +54,10 @@ export function countEffects(store: Store, repo: string, runId: string, expected
     dups += Math.max(0, rows.length - 1);
   }
   const all = [...issues, ...issues.flatMap((i) => i.comments)];
-  dups += all.filter((row) => !accounted.has(row)).length;
-  return { issues: issues.length, comments: all.length - issues.length, dups, missing };
+  const extra = all.filter((row) => !accounted.has(row));
+  // A row of an expected call, in the wrong place (a comment on another issue), is an extra copy of it.
+  const misplaced = extra.filter((row) => expected.some((e) => has(row.body, e.callId))).length;
+  dups += misplaced;
+  const orphans = extra.length - misplaced;
+  return { issues: issues.length, comments: all.length - issues.length, dups, orphans, missing };
 }

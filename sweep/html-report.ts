@@ -33,15 +33,16 @@ ${SCRIPT}</script>
 }
 
 /** What a scenario's cell says, worst first. */
-export function verdict(s: JsonScenario): 'error' | 'missing' | 'dup' | 'asked' | 'clean' {
+export function verdict(s: JsonScenario): 'error' | 'missing' | 'dup' | 'orphan' | 'asked' | 'clean' {
   if (s.error || !s.outcome) return 'error';
   if (s.outcome.missing > 0) return 'missing';
   if (s.outcome.dups > 0) return 'dup';
+  if ((s.outcome.orphans ?? 0) > 0) return 'orphan';
   if (s.outcome.asks > 0) return 'asked';
   return 'clean';
 }
 
-const VERDICTS = { clean: 'clean', asked: 'asked a person', dup: 'duplicated', missing: 'missing an effect', error: 'error' };
+const VERDICTS = { clean: 'clean', asked: 'asked a person', dup: 'duplicated', orphan: 'a write no reply in history accounts for', missing: 'missing an effect', error: 'error' };
 
 function legend(): string {
   return `<p class="legend">${Object.entries(VERDICTS)
@@ -120,7 +121,7 @@ table.points td, table.matrix td, table.matrix th { padding: 0 1px; font-size: 1
 td.n { color: #888; text-align: right; padding-right: 6px; }
 td.point { font-family: ui-monospace, monospace; font-size: 11px; padding-right: 8px; }
 .cell { display: inline-block; width: 12px; height: 12px; border: 0; padding: 0; margin: 0; cursor: pointer; vertical-align: middle; }
-.cell.clean { background: #9bd39b; } .cell.asked { background: #f2c94c; } .cell.dup { background: #e05d5d; }
+.cell.clean { background: #9bd39b; } .cell.asked { background: #f2c94c; } .cell.dup { background: #e05d5d; } .cell.orphan { background: #b07cd8; }
 .cell.missing { background: #7b3fa0; } .cell.error { background: #333; }
 #detail { position: fixed; right: 16px; top: 16px; width: 420px; max-height: 90vh; overflow: auto; background: #fff;
   border: 1px solid #bbb; box-shadow: 0 2px 8px rgba(0,0,0,.2); padding: 12px; font-size: 12px; }

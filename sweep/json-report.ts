@@ -25,7 +25,7 @@ const killIndexes = (s: Scenario) => s.kills.map((k) => k.index ?? 0);
 export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {
   const scenarios = report.scenarios.map((s) => {
     const o = s.outcome;
-    const notable = !!s.error || !o || o.dups > 0 || o.missing > 0 || o.asks > 0;
+    const notable = !!s.error || !o || o.dups > 0 || o.missing > 0 || o.orphans > 0 || o.asks > 0;
     return {
       id: s.id,
       variant: s.variant.name,

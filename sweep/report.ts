@@ -17,6 +17,8 @@ export interface Row {
   dups: number;
   /** Effects that should have happened and did not (the agent: issues and comments the tracker never got). */
   missing: number;
+  /** Effects nothing in the run accounts for (the agent: a write of a model reply its history does not hold). */
+  orphans: number;
   /** Questions put to a person. */
   asks: number;
   /** Model calls beyond the clean run's. */
@@ -43,6 +45,7 @@ export function summarize(variants: readonly SuiteRow[], scenarios: Scenario[], 
       withDups: 0,
       dups: 0,
       missing: 0,
+      orphans: 0,
       asks: 0,
       callsExtra: 0,
       approvalsExtra: 0,
@@ -57,6 +60,7 @@ export function summarize(variants: readonly SuiteRow[], scenarios: Scenario[], 
       if (o.dups > 0) row.withDups += 1;
       row.dups += o.dups;
       row.missing += o.missing;
+      row.orphans += o.orphans;
       row.asks += o.asks;
       row.callsExtra += Math.max(0, o.calls - (clean.get(v.name)?.calls ?? 0));
       row.approvalsExtra += Math.max(0, o.approvals - (clean.get(v.name)?.approvals ?? 0));
@@ -72,6 +76,7 @@ export const COLUMNS: Array<[keyof Row, string]> = [
   ['withDups', 'with dups'],
   ['dups', 'dups'],
   ['missing', 'missing'],
+  ['orphans', 'orphans'],
   ['asks', 'asks'],
   ['callsExtra', 'calls+'],
   ['approvalsExtra', 'appr+'],

@@ -138,7 +138,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     for (const c of cleans) {
       if (c.error) throw new DirtyCleanRunError(c.variant.name, `failed: ${c.error}`);
       const o = c.outcome!;
-      if (o.dups !== 0 || o.missing !== 0 || o.asks !== 0) throw new DirtyCleanRunError(c.variant.name, `left ${JSON.stringify(o)}`);
+      if (o.dups !== 0 || o.missing !== 0 || o.orphans !== 0 || o.asks !== 0) throw new DirtyCleanRunError(c.variant.name, `left ${JSON.stringify(o)}`);
       if (c.finalPoints.length === 0) throw new DirtyCleanRunError(c.variant.name, 'reached no crash point: is the crash-sweep plugin in its worker?');
       await checkNoRetry(server.env.client, c);
       points[c.variant.name] = c.finalPoints.map(({ name, detail }) => ({ name, detail }));

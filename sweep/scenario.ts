@@ -11,6 +11,7 @@ export type Pass = 'clean' | 'once' | 'twice';
 export interface Outcome {
   dups: number;
   missing: number;
+  orphans: number;
   asks: number;
   /** Paid calls (model calls) the run made. */
   calls: number;

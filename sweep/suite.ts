@@ -86,6 +86,8 @@ export interface Counts {
   dups: number;
   /** Effects that should have happened and did not. */
   missing: number;
+  /** Effects nothing in the run accounts for (a call of a model reply the run did not keep). Default 0. */
+  orphans?: number;
   /** Questions put to a person. Default 0. */
   asks?: number;
   /** Paid calls made (model calls). Default 0. */

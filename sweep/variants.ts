@@ -23,8 +23,13 @@ export interface Variant extends SuiteRow {
   input(base: RunBase): unknown;
   /** How the scripted person answers (see {@link PersonMode}). Default `truthful`. */
   person?: PersonMode;
-  /** The writes a run should leave. Default the triage script's (`TRIAGE_EFFECTS`). */
-  expects?: readonly ExpectedEffect[];
+  /**
+   * The writes a run should leave: a list, or `history` (the writes of the replies its history holds,
+   * for a model that changes its mind). Default the triage script's (`TRIAGE_EFFECTS`).
+   */
+  expects?: readonly ExpectedEffect[] | 'history';
+  /** `fickle`: asked a conversation again, the model answers with other calls. Default: the same reply. */
+  model?: 'fickle';
   /**
    * The tools are reached over the world's MCP server for the variant's tracker, which the harness
    * SIGKILLs once per write, after the tracker accepted it (so a clean run retries: `retries`).
@@ -42,6 +47,11 @@ const design = (name: Design, label: string, tracker: Variant['tracker']): Varia
 
 /** The group of rows where a person answers wrong, or denies. */
 export const PERSON_GROUP = 'the person answers wrong';
+/** The group of rows whose model, asked the same conversation again, answers with other calls. */
+export const MODEL_GROUP = 'the model changes its mind';
+
+/** A row of {@link MODEL_GROUP}: a fickle model, its writes counted against the replies in history. */
+const fickle = (v: Variant, name: string, label: string): Variant => ({ ...v, name, label, model: 'fickle', expects: 'history', group: MODEL_GROUP });
 
 /** Every variant, in table order: the five designs, then the agent loop and its harder cases. */
 export const VARIANTS: readonly Variant[] = [
@@ -138,6 +148,11 @@ export const VARIANTS: readonly Variant[] = [
     expects: [],
     group: PERSON_GROUP,
   },
+  // A model that answers a repeated conversation with other calls: a repeated turn leaves writes no
+  // reply in history accounts for (orphans); the loop that saves the reply before any tool runs never does.
+  fickle(design('turn', '', 'keyless'), 'turn-fickle', 'save once per turn: model changes its mind'),
+  fickle(design('reply', '', 'keyless'), 'reply-fickle', 'save after the reply: model changes its mind'),
+  fickle({ name: 'agent', label: '', workflowType: 'agentWorkflow', tracker: 'keyed', input: (base) => ({ ...base }) }, 'agent-fickle', 'agent loop, keyed: model changes its mind'),
 ];
 
 /** The variants named in a comma-separated list, or all of them; an unknown name is an error that lists the known ones. */

@@ -46,6 +46,8 @@ export interface World {
   /** An `MCP_CONFIG` file with no servers, for lanes that use none. */
   noMcpConfig: string;
   modelUrl: string;
+  /** Runs whose model changes its mind when asked a conversation again (add a run id before it starts). */
+  fickleRuns: Set<string>;
   /** The crash worker as one plain JavaScript file, loaded by every generation without compiling TypeScript. */
   workerScript: string;
   /** The Temporal dev server's process id, where it can be found (Linux), for the benchmark's CPU figures. */
@@ -134,7 +136,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     }
     return started;
   };
-  const model = buildModelServer();
+  const fickleRuns = new Set<string>();
+  const model = buildModelServer({ fickle: (runId) => fickleRuns.has(runId) });
   apps.push(model);
   const modelUrl = await listen(model);
   const { code } = await bundleWorkflowCode({
@@ -155,6 +158,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     serverPid: host.pid,
     workerScript,
     modelUrl,
+    fickleRuns,
     workflowBundle,
     dir,
     async modelCalls(runId) {

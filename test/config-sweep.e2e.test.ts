@@ -54,7 +54,7 @@ describe('sweeping a workflow of your own with one config file', () => {
   test('the fixed order (keys from the workflow and activity ids, a shop that honours them): no duplicate, nothing missing', async () => {
     const report = await runSweep({ suite: configSuite(config('fixed')), twice: false });
     expect(failures(report)).toEqual([]);
-    expect(formatTable(report.rows).split('\n')[1]).toMatch(/^order, keys the shop honours +14 +0 +0 +0 +0 +0 +0 +0$/);
+    expect(formatTable(report.rows).split('\n')[1]).toMatch(/^order, keys the shop honours +14 +0 +0 +0 +0 +0 +0 +0 +0$/);
   }, 300_000);
 
   test('a config that lacks what the sweep needs, or does not load, is refused with what to fix', async () => {

@@ -76,3 +76,38 @@ describe('scripted model server, through the official openai client', () => {
     await expect(client.chat.completions.create({ model: 'm', messages, tools })).rejects.toThrow(/run id in the `user` field/);
   });
 });
+
+describe('a model that changes its mind (the sweep fickle rows)', () => {
+  test('asked a conversation again, it answers with other call ids and titles; the script follows its own calls by tool', async () => {
+    const fickle = buildModelServer({ fickle: (run) => run.startsWith('fickle-') });
+    const post = async (run: string, messages: Message[]) => {
+      const res = await fickle.inject({ method: 'POST', url: '/v1/chat/completions', payload: { model: 'triage-script', messages, tools, user: run } });
+      return (res.json() as { choices: Array<{ message: { tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> } }> }).choices[0].message;
+    };
+    try {
+      const task: Message[] = [{ role: 'user', content: 'checkout breaks with coupons' }];
+      const first = await post('fickle-1', task);
+      const again = await post('fickle-1', task);
+      expect(first.tool_calls!.map((c) => c.id)).toEqual(['call_create_1', 'call_create_2']);
+      expect(again.tool_calls!.map((c) => c.id)).toEqual(['call_create_1_take2', 'call_create_2_take2']);
+      expect(JSON.parse(again.tool_calls![0].function.arguments).title).toMatch(/ \(take 2\)$/);
+      // Another run, or a run that is not fickle, starts from the script.
+      expect((await post('fickle-2', task)).tool_calls!.map((c) => c.id)).toEqual(['call_create_1', 'call_create_2']);
+      expect((await post('steady', task)).tool_calls![0].id).toBe('call_create_1');
+      expect((await post('steady', task)).tool_calls![0].id).toBe('call_create_1');
+
+      // The next turn comments on the issue of the reply the run kept, whatever its ids.
+      const kept: Message[] = [
+        ...task,
+        again as Message,
+        { role: 'tool', tool_call_id: 'call_create_1_take2', content: JSON.stringify({ number: 11 }) },
+        { role: 'tool', tool_call_id: 'call_create_2_take2', content: JSON.stringify({ number: 12 }) },
+      ];
+      const turn2 = await post('fickle-1', kept);
+      const comment = turn2.tool_calls!.find((c) => c.function.name === 'comment_on_issue')!;
+      expect([comment.id, JSON.parse(comment.function.arguments).number]).toEqual(['call_comment_1', 11]);
+    } finally {
+      await fickle.close();
+    }
+  });
+});

@@ -19,7 +19,7 @@ function scenario(variant = turn, outcome: Partial<Scenario['outcome']> | null =
     finalPoints: [],
     ...(outcome === null
       ? { error: 'kill 1 never landed' }
-      : { outcome: { dups: 0, missing: 0, asks: 0, calls: 3, approvals: 0, ...outcome } }),
+      : { outcome: { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0, ...outcome } }),
   };
 }
 
@@ -34,18 +34,18 @@ describe('sweep report', () => {
         scenario(turn, null, 'twice'),
         scenario(reply, { asks: 3, missing: 1 }),
       ],
-      new Map([['turn', { dups: 0, missing: 0, asks: 0, calls: 3, approvals: 0 }]]),
+      new Map([['turn', { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]]),
     );
     expect(rows[0]).toMatchObject({ once: 1, twice: 3, withDups: 2, dups: 3, callsExtra: 1, errors: 1 });
     expect(rows[1]).toMatchObject({ once: 1, twice: 0, withDups: 0, asks: 3, missing: 1, errors: 0 });
   });
 
   test('the table has the design document columns, and an errors column only when something failed', () => {
-    const rows = summarize([turn], [scenario(turn, { dups: 1 })], new Map([['turn', { dups: 0, missing: 0, asks: 0, calls: 3, approvals: 0 }]]));
+    const rows = summarize([turn], [scenario(turn, { dups: 1 })], new Map([['turn', { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]]));
     expect(formatTable(rows)).toBe(
       [
-        'variant             once  twice  with dups  dups  missing  asks  calls+  appr+',
-        'save once per turn     1      0          1     1        0     0       0      0',
+        'variant             once  twice  with dups  dups  missing  orphans  asks  calls+  appr+',
+        'save once per turn     1      0          1     1        0        0     0       0      0',
       ].join('\n'),
     );
     const failed = summarize([turn], [scenario(turn, null)], new Map());
@@ -54,14 +54,14 @@ describe('sweep report', () => {
 
   test('rows of more than one group (what fails) come under a heading line per group', () => {
     const wrong = { ...reply, name: 'reply-wrong', label: 'reply, wrong person', group: 'the person answers wrong' };
-    const clean = new Map([turn, wrong].map((v) => [v.name, { dups: 0, missing: 0, asks: 0, calls: 3, approvals: 0 }]));
+    const clean = new Map([turn, wrong].map((v) => [v.name, { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]));
     const table = formatTable(summarize([turn, wrong], [scenario(turn), scenario(wrong)], clean)).split('\n');
     expect(table.map((l) => l.split(/ {2,}/)[0])).toEqual(['variant', '-- the worker dies --', 'save once per turn', '-- the person answers wrong --', 'reply, wrong person']);
     expect(formatTable(summarize([turn], [scenario(turn)], clean)).split('\n')).toHaveLength(2); // one group: no heading
   });
 
   test('approvals and paid calls count only beyond what the clean run made', () => {
-    const clean = new Map([['reply', { dups: 0, missing: 0, asks: 0, calls: 3, approvals: 2 }]]);
+    const clean = new Map([['reply', { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 2 }]]);
     const rows = summarize([reply], [scenario(reply, { approvals: 3, calls: 5 }), scenario(reply, { approvals: 2, calls: 2 })], clean);
     expect(rows[0].approvalsExtra).toBe(1);
     expect(rows[0].callsExtra).toBe(2);

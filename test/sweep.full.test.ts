@@ -44,8 +44,20 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
     }
   });
 
+  test('no duplicate, orphan or missing write in any keyed agent row, whatever fails', () => {
+    for (const name of ['agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-wrong', 'agent-approval-denied', 'agent-fickle']) {
+      expect([name, rows[name].dups, rows[name].orphans, rows[name].missing]).toEqual([name, 0, 0, 0]);
+    }
+  });
+
+  test('a model that changes its mind: a repeated turn leaves orphan writes; saving the reply before any tool runs leaves none', () => {
+    expect(rows['turn-fickle'].orphans).toBeGreaterThan(0);
+    expect(rows['reply-fickle'].orphans).toBe(0);
+    expect(rows['reply-fickle'].dups).toBeGreaterThan(0); // its window after the tracker accepted a write is still there
+  });
+
   test('a person who denies: nothing of a denied call happens (the tracker keeps no row of the run), and no approval is asked twice', () => {
-    expect(rows['agent-approval-denied']).toMatchObject({ dups: 0, withDups: 0, missing: 0, approvalsExtra: 0, errors: 0 });
+    expect(rows['agent-approval-denied']).toMatchObject({ dups: 0, withDups: 0, missing: 0, orphans: 0, approvalsExtra: 0, errors: 0 });
   });
 
   test('no duplicate in any keyed design nor in any run of the agent loop', () => {

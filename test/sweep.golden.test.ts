@@ -34,7 +34,7 @@ describe('crash sweep of the agent loop, on a busy machine', () => {
   test('npm run sweep prints only the table on stdout', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/main.ts', '--variant', 'agent', '--once'], { cwd: ROOT });
     const lines = stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('variant                    once  twice  with dups  dups  missing  asks  calls+  appr+');
-    expect(lines.slice(1)).toEqual([expect.stringMatching(/^agent loop, keyed tracker +25 +0 +0 +0 +0 +0 +\d+ +0$/)]);
+    expect(lines[0]).toBe('variant                    once  twice  with dups  dups  missing  orphans  asks  calls+  appr+');
+    expect(lines.slice(1)).toEqual([expect.stringMatching(/^agent loop, keyed tracker +25 +0 +0 +0 +0 +0 +0 +\d+ +0$/)]);
   }, 300_000);
 });

@@ -7,7 +7,7 @@ import { runSweep, type SweepReport } from '../sweep/run-sweep';
 import { selectVariants, type Variant } from '../sweep/variants';
 import { ROOT } from './helpers/processes';
 
-// The whole sweep, every variant killed once and twice (about 24 minutes on a 2-core machine): run by
+// The whole sweep, every variant killed once and twice (about 27 minutes on a 2-core machine): run by
 // `npm run test:full` and by CI, not by `npm test`, which sweeps the agent loop alone (sweep.golden.test.ts).
 const golden = readFileSync(path.join(ROOT, 'testdata', 'sweep.txt'), 'utf8').trimEnd();
 let report: SweepReport;

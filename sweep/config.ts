@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
 import type { CrashSweepPluginOptions } from './plugin';
+import type { Counts } from './suite';
 
 /** What `start` gets: where and under which id to start the run. */
 export interface StartContext {
@@ -28,21 +29,8 @@ export interface CheckContext {
   result: unknown;
 }
 
-/** A run's damage, from your own systems' records. */
-export interface CheckResult {
-  /** Effects that happened more than once (each extra copy counts). */
-  dups: number;
-  /** Effects that should have happened and did not. */
-  missing: number;
-  /** Effects nothing in the run accounts for. Default 0. */
-  orphans?: number;
-  /** Questions put to a person (your scripted person's count). Default 0. */
-  asks?: number;
-  /** Paid calls made (model calls...). The table shows those beyond a clean run's. Default 0. */
-  calls?: number;
-  /** Approvals requested. The table shows those beyond a clean run's. Default 0. */
-  approvals?: number;
-}
+/** A run's damage, from your own systems' records: `dups` and `missing`, and any of the other counts. */
+export type CheckResult = Omit<Counts, 'details'>;
 
 /** What the scripted person gets when a run waits for a signal. */
 export interface PersonContext {

@@ -78,11 +78,11 @@ export interface BatchPlan {
 export type PointEvent = Extract<CrashEvent, { type: 'point' | 'parked' }>;
 
 /**
- * A run's damage, counted from ground truth. The table shows `dups` and `missing` as they are, and
- * `calls` and `approvals` beyond what the row's clean run made.
+ * A run's damage, counted from ground truth. The table shows the counts as they are, but `calls` and
+ * `approvals` beyond what the row's clean run made.
  */
 export interface Counts {
-  /** Effects that happened more than once (each extra copy counts), plus effects nobody asked for. */
+  /** Effects that happened more than once (each extra copy counts). */
   dups: number;
   /** Effects that should have happened and did not. */
   missing: number;

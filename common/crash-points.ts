@@ -30,6 +30,9 @@ export const POINTS = {
   'workflow.waiting': 'a workflow task ends with the workflow blocked on a condition, waiting for a signal (a person to act)',
 } as const;
 
+/** The signal list of a `workflow.waiting` point whose workflow has no signal handler. */
+export const NO_SIGNALS = '(none)';
+
 /** The name of a crash point. */
 export type PointName = keyof typeof POINTS;
 

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { NO_SIGNALS } from '../common/crash-points';
 import { tsxFlags } from '../common/tsx';
 import { loadSweepConfig, type SweepConfig } from './config';
 import { crashSweepPlugin } from './plugin';
@@ -49,7 +50,7 @@ export function configSuite(file: string): SuiteFactory {
           config.start({ client: c, taskQueue: run.taskQueue, workflowId: run.workflowId, runId: run.runId, row: run.row.name, workflowTaskTimeout: SWEEP_WORKFLOW_TASK_TIMEOUT }),
         onPoint(run, event) {
           if (event.name !== 'workflow.waiting' || !config.person) return;
-          const signals = event.detail.split(' ')[0].split(',').filter((s) => s && s !== '(no');
+          const signals = event.detail.split(' ')[0].split(',').filter((s) => s !== NO_SIGNALS);
           const work = config
             .person({ client, workflowId: run.workflowId, runId: run.runId, row: run.row.name, signals })
             .catch((err: Error) => void failures.push(`${run.workflowId}: the person failed: ${err.message}`));

@@ -1,4 +1,4 @@
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { runMain } from '../common/cli';
 import { loadSweepConfig } from './config';
 import { runCrashWorker } from './crash-worker';
@@ -12,7 +12,6 @@ import { crashSweepPlugin } from './plugin';
 async function main(): Promise<void> {
   const { config } = loadSweepConfig(process.env.CRASH_SWEEP_CONFIG ?? '');
   await runCrashWorker(
-    (address) => NativeConnection.connect({ address }),
     async (settings) =>
       Worker.create({
         connection: settings.connection,

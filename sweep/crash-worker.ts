@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import readline from 'node:readline';
-import type { ActivityInterceptorsFactory, NativeConnection, Worker, WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, type ActivityInterceptorsFactory, type Worker, type WorkerOptions } from '@temporalio/worker';
 import { setCrashHook } from '../common/crash-points';
 import { LINE_PREFIX, matches, type CrashEvent, type CrashPlan } from './crash-control';
 import { FINISHING_WORKFLOW_TASKS, SWEEP_WORKER_TUNING } from './tuning';
@@ -107,13 +107,10 @@ function watchForLateness(): ActivityInterceptorsFactory {
  * Environment: `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, `TASK_QUEUE`, `CRASH_PLAN`, `CRASH_STANDBY`,
  * `WORKER_IDENTITY` (the server records `NAME@PID` for every task this process starts).
  */
-export async function runCrashWorker(
-  connect: (address: string) => Promise<NativeConnection>,
-  build: (settings: CrashWorkerSettings) => Promise<Worker>,
-): Promise<void> {
+export async function runCrashWorker(build: (settings: CrashWorkerSettings) => Promise<Worker>): Promise<void> {
   const plan: CrashPlan = process.env.CRASH_PLAN ? (JSON.parse(readFileSync(process.env.CRASH_PLAN, 'utf8')) as CrashPlan) : { targets: {} };
   installCrashHook(plan);
-  const connection = await connect(process.env.TEMPORAL_ADDRESS ?? 'localhost:7233');
+  const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? 'localhost:7233' });
   const worker = await build({
     connection,
     namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',

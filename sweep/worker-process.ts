@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { NativeConnection } from '@temporalio/worker';
 import { McpToolbox } from '../activities/mcp-toolbox';
 import { runMain } from '../common/cli';
 import { configFromEnv } from '../common/config';
@@ -16,7 +15,6 @@ async function main(): Promise<void> {
   const config = configFromEnv();
   const bundlePath = process.env.WORKFLOW_BUNDLE;
   await runCrashWorker(
-    (address) => NativeConnection.connect({ address }),
     (settings) =>
       createAgentWorker({
         ...config,

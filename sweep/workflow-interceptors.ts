@@ -1,5 +1,6 @@
 import type { WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import { maybeGetActivator } from '@temporalio/workflow/lib/global-attributes';
+import { NO_SIGNALS } from '../common/crash-points';
 import { crashPoints } from '../common/crash-sink';
 
 /**
@@ -51,7 +52,7 @@ export function decisionPoints(waits: boolean): WorkflowInterceptorsFactory {
             if (!decides) return next(input);
             const kinds = input.commands.map((c) => Object.keys(c).find((k) => k !== 'userMetadata') ?? '?').filter((k) => !BOOKKEEPING.has(k));
             const signals = waits ? waitingFor() : null;
-            if (signals) crashPoints.reached('workflow.waiting', [signals.join(',') || '(no signal handler)', ...kinds].join(' '));
+            if (signals) crashPoints.reached('workflow.waiting', [signals.join(',') || NO_SIGNALS, ...kinds].join(' '));
             else if (kinds.length > 0) crashPoints.reached('workflow.decided', kinds.join(','));
             return next(input);
           },

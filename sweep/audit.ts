@@ -27,7 +27,13 @@ function timeMs(e: HistoryEvent): number {
  * out (a slow machine, not a kill) is returned as a problem: its duplicates or questions would not
  * have been caused by a kill, so the scenario is an error of the sweep, never a count.
  */
-export function auditHistory(workflowId: string, events: HistoryEvent[], generations: GenerationRecord[]): string[] {
+export function auditHistory(
+  workflowId: string,
+  events: HistoryEvent[],
+  generations: GenerationRecord[],
+  /** Activity types that may time out in a live worker (their receiver is slower than their timeout: `SuiteRow.slowActivities`). */
+  mayTimeOut: ReadonlySet<string> = new Set(),
+): string[] {
   const byId = new Map(events.map((e) => [Number(e.eventId), e]));
   const problems: string[] = [];
   const killedHolding = (identity: string | null | undefined, at: number) => {
@@ -47,7 +53,8 @@ export function auditHistory(workflowId: string, events: HistoryEvent[], generat
       }
     }
     const act = e.activityTaskTimedOutEventAttributes;
-    if (act) {
+    const type = act && byId.get(Number(act.scheduledEventId ?? 0))?.activityTaskScheduledEventAttributes?.activityType?.name;
+    if (act && !(type && mayTimeOut.has(type))) {
       const started = byId.get(Number(act.startedEventId ?? 0))?.activityTaskStartedEventAttributes;
       if (!started || !killedHolding(started.identity, at)) {
         problems.push(`activity timed out at event ${e.eventId} in live worker ${started?.identity ?? '(never started)'}`);

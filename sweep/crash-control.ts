@@ -29,7 +29,7 @@ export type CrashEvent =
   | { type: 'point'; workflowId: string; index: number; name: string; detail: string }
   | { type: 'parked'; workflowId: string; index: number; name: string; detail: string }
   /** An activity of this process outlived its timeout: the server gave up on a live attempt. */
-  | { type: 'late'; workflowId: string; detail: string };
+  | { type: 'late'; workflowId: string; activityType: string; detail: string };
 
 /** Parses one output line; `null` for a line that is not part of the protocol (a log line). */
 export function parseEventLine(line: string): CrashEvent | null {

@@ -89,7 +89,7 @@ function watchForLateness(): ActivityInterceptorsFactory {
           const cancelled = ctx.cancellationDetails;
           if (ms > startToCloseTimeoutMs || cancelled?.timedOut || cancelled?.notFound) {
             const why = cancelled?.timedOut ? ', cancelled as timed out' : cancelled?.notFound ? ', unknown to the server' : '';
-            emit({ type: 'late', workflowId: workflowExecution?.workflowId ?? '', detail: `${activityType} attempt ${attempt} ran ${ms} ms against a ${startToCloseTimeoutMs} ms timeout${why}` });
+            emit({ type: 'late', workflowId: workflowExecution?.workflowId ?? '', activityType, detail: `${activityType} attempt ${attempt} ran ${ms} ms against a ${startToCloseTimeoutMs} ms timeout${why}` });
           }
         }
       },

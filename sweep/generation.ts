@@ -40,8 +40,8 @@ export class Generation {
   readonly parked = new Map<string, SeenPoint>();
   /** When each workflow's first event arrived (ms since the epoch): how long a resumed run waited. */
   readonly firstEventAt = new Map<string, number>();
-  /** Activities of this process that outlived their timeout, by workflow (a live timeout: an error of the sweep). */
-  readonly late = new Map<string, string>();
+  /** Activities of this process that outlived their timeout, by workflow (a live timeout: an error of the sweep, unless its row expects it). */
+  readonly late = new Map<string, Array<{ activityType: string; detail: string }>>();
   /** When {@link go} was called; 0 before. */
   goAt = 0;
   /** When the process was SIGKILLed; 0 while it lives. */
@@ -116,7 +116,7 @@ export class Generation {
       return;
     }
     if (event.type === 'late') {
-      this.late.set(event.workflowId, event.detail);
+      this.late.set(event.workflowId, [...(this.late.get(event.workflowId) ?? []), { activityType: event.activityType, detail: event.detail }]);
       return;
     }
     if (!this.firstEventAt.has(event.workflowId)) this.firstEventAt.set(event.workflowId, Date.now());

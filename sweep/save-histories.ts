@@ -3,6 +3,7 @@ import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { runMain } from '../common/cli';
 import { agentSuite } from './agent-suite';
+import { formatTable } from './report';
 import { runSweep } from './run-sweep';
 import type { Scenario } from './scenario';
 import { selectVariants } from './variants';
@@ -26,6 +27,9 @@ const TELLING = ['tracker.accepted', 'mcp.accepted', 'approval.pending', 'questi
 async function main(): Promise<void> {
   const report = await runSweep({ suite: agentSuite(selectVariants()), twice: false, keepServer: true, progress: (l) => console.error(l) });
   try {
+    // The same pass `npm run sweep` makes by default: its table is worth seeing (and keeping, in testdata/sweep-once.txt).
+    console.log(formatTable(report.firstPass));
+    console.error(`${report.scenarios.length} scenarios in ${report.seconds.toFixed(1)} s`);
     const bad = report.scenarios.filter((s) => s.error);
     if (bad.length > 0) throw new Error(`${bad.length} scenario(s) failed; no history saved: ${bad[0].id}: ${bad[0].error}`);
     rmSync(HISTORIES_DIR, { recursive: true, force: true });

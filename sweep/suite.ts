@@ -44,6 +44,23 @@ export interface SuiteRow {
   fault?: string;
   /** A clean run of this row may retry an activity (it injects a fault, or kills a server of its own). Default `false`. */
   retries?: boolean;
+  /**
+   * Activity types whose receiver, in this row, is slower than their timeout: they may time out in a
+   * live worker, and the audit and the lateness check accept it for them (for no other type). Default none.
+   */
+  slowActivities?: readonly string[];
+  /**
+   * The row's fault does damage with no kill at all (a slow receiver without key claims): its clean run
+   * may leave duplicates, losses, orphans or questions, and every scenario counts them too. Default
+   * `false`: a clean run must leave none, so that all the damage in the table is the kills'.
+   */
+  damagedWithoutKills?: boolean;
+  /**
+   * Swept in the first pass only, even when the sweep makes a second: the row's restarts are too long
+   * for the second pass's batches (a run parked early waits while the rest of its batch parks, and an
+   * activity with few retries runs out of them meanwhile). Default `false`.
+   */
+  firstPassOnly?: boolean;
 }
 
 /** A run the engine started for a scenario. */

@@ -40,3 +40,12 @@ export const SWEEP_WORKFLOW_TASK_TIMEOUT = '4s';
  * timeout lets it wait, and the heartbeat still notices a dead worker within seconds.
  */
 export const SWEEP_MCP_TIMEOUTS = { ...SWEEP_TIMEOUTS, toolMs: 120_000, heartbeatMs: 4_000 };
+
+/**
+ * The sweep's slow trackers (issue 10.3): a run's first write is held before it commits until the tracker
+ * answers another request of the run (the caller gave up after the tool's 4 s timeout and came back),
+ * or 6 s at most; a request commits within 7 s of its arrival or never. The 6 s lies between the
+ * caller's timeout-driven steps (4 s, 8 s after the write was sent), so the hold never ends on the
+ * same instant as one of them and a run does the same thing on a busy machine.
+ */
+export const SLOW_RECEIVER = { holdMs: 6_000, commitDeadlineMs: 7_000 };

@@ -4,6 +4,7 @@ import type { PersonMode } from './person';
 import type { RunTimeouts } from '../workflows/types';
 import { MCP_SERVER_NAMES } from './mcp-host';
 import type { SuiteRow } from './suite';
+import type { TrackerName } from './world';
 import { SWEEP_MCP_TIMEOUTS } from './tuning';
 
 /** What every run of a variant gets from the sweep. */
@@ -18,8 +19,8 @@ export interface RunBase {
 /** One row of the agent suite's table: a loop, its tracker, and what the scripted world does to it. */
 export interface Variant extends SuiteRow {
   workflowType: 'agentWorkflow' | 'designWorkflow';
-  /** Whether its tracker honours idempotency keys. */
-  tracker: 'keyed' | 'keyless';
+  /** Which of the world's trackers it writes to (keyed or keyless; slow or not). */
+  tracker: TrackerName;
   input(base: RunBase): unknown;
   /** How the scripted person answers (see {@link PersonMode}). Default `truthful`. */
   person?: PersonMode;
@@ -49,6 +50,26 @@ const design = (name: Design, label: string, tracker: Variant['tracker']): Varia
 export const PERSON_GROUP = 'the person answers wrong';
 /** The group of rows whose model, asked the same conversation again, answers with other calls. */
 export const MODEL_GROUP = 'the model changes its mind';
+
+/** The group of rows whose tracker holds each first write past the tool's timeout before it commits. */
+export const SLOW_GROUP = 'the receiver is slower than the timeout';
+
+/**
+ * A row of {@link SLOW_GROUP}: the agent loop against one of the slow trackers. The tool activity times
+ * out in a live worker while its request is held (the audit accepts that for `runTool` only).
+ */
+const slow = (name: string, label: string, tracker: TrackerName, keyless: boolean, damaged = false): Variant => ({
+  name,
+  label,
+  workflowType: 'agentWorkflow',
+  tracker,
+  input: (base) => (keyless ? { ...base, keyless: true, lookup: true } : { ...base }),
+  group: SLOW_GROUP,
+  retries: true,
+  slowActivities: ['runTool'],
+  firstPassOnly: true,
+  ...(damaged ? { damagedWithoutKills: true } : {}),
+});
 
 /** A row of {@link MODEL_GROUP}: a fickle model, its writes counted against the replies in history. */
 const fickle = (v: Variant, name: string, label: string): Variant => ({ ...v, name, label, model: 'fickle', expects: 'history', group: MODEL_GROUP });
@@ -114,6 +135,12 @@ export const VARIANTS: readonly Variant[] = [
     tracker: 'keyed',
     input: (base) => ({ ...base, approve: ['create_issue'] }),
   },
+  // A receiver slower than the tool's timeout: the damage of a tracker that does not claim a key in
+  // flight, and of a lookup that trusts "not found" while the first request may still commit; then each fixed.
+  slow('agent-slow-unclaimed', 'agent loop, keyed: key not claimed in flight', 'slowKeyedUnclaimed', false, true),
+  slow('agent-slow', 'agent loop, keyed: 409 while the key is in flight', 'slowKeyed', false),
+  slow('agent-slow-keyless-silent', 'agent loop, keyless + lookup: no commit deadline', 'slowKeylessSilent', true, true),
+  slow('agent-slow-keyless', 'agent loop, keyless + lookup: waits out the deadline', 'slowKeyless', true),
   // A person who answers "did it happen?" wrongly: harm where a person is asked (markers without keys,
   // the keyless loop without lookup), none where keys leave nobody to ask.
   { ...design('markers', 'markers, no keys: every answer wrong', 'keyless'), name: 'markers-wrong', person: 'wrong', group: PERSON_GROUP },

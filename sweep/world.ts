@@ -6,12 +6,14 @@ import { build } from 'esbuild';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
 import { buildModelServer } from '../model/app';
-import { buildTracker } from '../tracker/app';
+import { buildTracker, type TrackerOptions } from '../tracker/app';
+import { SlowCommits } from '../tracker/slow';
 import { Store } from '../tracker/store';
 import { workflowSources } from '../workers/create-worker';
 import { ensureSearchAttributes } from '../workers/search-attributes';
 import { MCP_SERVER_NAMES, McpHost } from './mcp-host';
 import { startServer, type ServerOptions, type SweepServer, type TemporalHost } from './server';
+import { SLOW_RECEIVER } from './tuning';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -20,6 +22,14 @@ export interface WorldTracker {
   url: string;
   store: Store;
 }
+
+/**
+ * The world's trackers: one that honours keys and one that ignores them, and four slow ones that hold
+ * a run's first write past the tool's timeout before it commits (see {@link SLOW_RECEIVER}): keyed with
+ * its keys claimed while in flight, keyed without claims (the race), keyless stating its commit
+ * deadline, and keyless stating none.
+ */
+export type TrackerName = 'keyed' | 'keyless' | 'slowKeyed' | 'slowKeyedUnclaimed' | 'slowKeyless' | 'slowKeylessSilent';
 
 /** The MCP servers of one lane and the configuration file that names them. */
 export interface McpLane {
@@ -36,7 +46,7 @@ export interface World {
   /** The Temporal server, client and scratch folder the world is built on. */
   server: SweepServer;
   env: TestWorkflowEnvironment;
-  trackers: { keyed: WorldTracker; keyless: WorldTracker };
+  trackers: Record<TrackerName, WorldTracker>;
   /**
    * The MCP servers of one lane of the sweep (lanes run batches side by side): a server in front of
    * each tracker, named as {@link MCP_SERVER_NAMES} says, and the workers' `MCP_CONFIG` file naming
@@ -103,15 +113,23 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   if (server.existing) await ensureSearchAttributes(env.connection.operatorService, env.client.options.namespace);
   const apps: FastifyInstance[] = [];
   const stores: Store[] = [];
-  const tracker = async (keyless: boolean): Promise<WorldTracker> => {
+  const tracker = async (name: TrackerName, settings: Omit<TrackerOptions, 'store'> = {}): Promise<WorldTracker> => {
     // `normal` sync: commits survive a crash of any process, which is all the sweep does; not power loss.
-    const store = new Store(path.join(dir, `tracker-${keyless ? 'keyless' : 'keyed'}.db`), 'normal');
-    const app = buildTracker({ store, keyless });
+    const store = new Store(path.join(dir, `tracker-${name}.db`), 'normal');
+    const app = buildTracker({ store, ...settings });
     apps.push(app);
     stores.push(store);
     return { url: await listen(app), store };
   };
-  const trackers = { keyed: await tracker(false), keyless: await tracker(true) };
+  const slow = () => ({ slow: new SlowCommits(SLOW_RECEIVER.holdMs), commitDeadlineMs: SLOW_RECEIVER.commitDeadlineMs });
+  const trackers: Record<TrackerName, WorldTracker> = {
+    keyed: await tracker('keyed'),
+    keyless: await tracker('keyless', { keyless: true }),
+    slowKeyed: await tracker('slowKeyed', { ...slow(), stateCommitDeadline: true }),
+    slowKeyedUnclaimed: await tracker('slowKeyedUnclaimed', { ...slow(), stateCommitDeadline: true, claimKeys: false }),
+    slowKeyless: await tracker('slowKeyless', { ...slow(), keyless: true, stateCommitDeadline: true }),
+    slowKeylessSilent: await tracker('slowKeylessSilent', { ...slow(), keyless: true }),
+  };
   const noMcpConfig = path.join(dir, 'mcp-none.json');
   writeFileSync(noMcpConfig, JSON.stringify({ mcpServers: {} }));
   // Only sweeps with MCP variants pay for the servers' processes.

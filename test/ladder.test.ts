@@ -13,11 +13,15 @@ const ok = (output: string, attempt = 1): Attempt => ({ kind: 'ok', response: { 
 const unknown = (reason = 'worker died'): Attempt => ({ kind: 'unknown', reason });
 
 /** A ladder world that plays scripted outcomes and records every call the ladder made. */
-function world(script: { attempts: Attempt[]; lookups?: Lookup[]; answers?: Answer[]; tickMs?: number }) {
+function world(script: { attempts: Attempt[]; lookups?: Lookup[]; answers?: Answer[]; tickMs?: number; lookupMs?: number }) {
   let clock = 1_000_000;
   const log: string[] = [];
   const io: LadderIO = {
     now: () => clock,
+    async sleep(ms) {
+      log.push(`sleep ${ms}`);
+      clock += ms;
+    },
     async attempt(repeat) {
       log.push(`attempt harmless=${repeat.harmless}${repeat.withinMs === undefined ? '' : ` within=${repeat.withinMs}`}`);
       clock += script.tickMs ?? 0; // how long the attempt (and Temporal's own retries) took
@@ -27,6 +31,7 @@ function world(script: { attempts: Attempt[]; lookups?: Lookup[]; answers?: Answ
     },
     async lookup(keyExpired) {
       log.push(`lookup keyExpired=${keyExpired}`);
+      clock += script.lookupMs ?? 0;
       const next = script.lookups?.shift();
       if (!next) throw new Error('no lookup scripted');
       return next;
@@ -97,6 +102,40 @@ describe('the resolution ladder', () => {
     const w = world({ attempts: [unknown('attempt timed out')], lookups: [{ kind: 'cannot-tell', reason: 'tracker unreachable' }], answers: [{ happened: true }] });
     expect(await settleCall({ ...write, keyed: false }, w.io)).toMatchObject({ rung: 'person' });
     expect(w.log.at(-1)).toBe('ask: attempt timed out; the receiver cannot tell: tracker unreachable');
+  });
+
+  describe('a receiver slower than the attempt (issue 10.3)', () => {
+    // The attempt timed out while its request was still in flight; the receiver states that a request
+    // may still commit up to 7 s after it arrived. The request arrived before the attempt ended.
+    const slow = { kind: 'not-happened', commitDeadlineMs: 7_000 } as const;
+    const keyless = { ...write, keyed: false };
+
+    test('"not found" within the commit deadline is not final: the ladder waits it out and asks again', async () => {
+      const w = world({ attempts: [unknown('attempt timed out')], lookups: [slow, { kind: 'happened', output: '{"number":5}' }], lookupMs: 100 });
+      expect(await settleCall(keyless, w.io)).toEqual({ status: 'done', rung: 'lookup', output: '{"number":5}' });
+      // Asked at once (a request that committed long ago is found without a wait), then at the deadline.
+      expect(w.log).toEqual(['attempt harmless=false', 'lookup keyExpired=false', 'sleep 6900', 'lookup keyExpired=false']);
+    });
+
+    test('"not found" once the deadline has passed is final: the call runs again', async () => {
+      const w = world({ attempts: [unknown(), ok('{"number":6}')], lookups: [slow, slow] });
+      expect(await settleCall(keyless, w.io)).toEqual({ status: 'done', rung: 'lookup', output: '{"number":6}' });
+      expect(w.log).toEqual(['attempt harmless=false', 'lookup keyExpired=false', 'sleep 7000', 'lookup keyExpired=false', 'attempt harmless=false']);
+    });
+
+    test('a lookup asked before the deadline is not final even when its answer comes after it: asked again after a 1 ms timer', async () => {
+      // A worker that restarts long after the first lookup must not take its old "not found" as final.
+      const w = world({ attempts: [unknown(), ok('{}')], lookups: [slow, slow], lookupMs: 8_000 });
+      await settleCall(keyless, w.io);
+      expect(w.log).toEqual(['attempt harmless=false', 'lookup keyExpired=false', 'sleep 1', 'lookup keyExpired=false', 'attempt harmless=false']);
+    });
+
+    test('a receiver that states no deadline is taken at its word at once (the damage the sweep shows)', async () => {
+      const w = world({ attempts: [unknown(), ok('{}')], lookups: [{ kind: 'not-happened' }] });
+      await settleCall(keyless, w.io);
+      expect(w.log.some((l) => l.startsWith('sleep'))).toBe(false);
+      expect(w.log.filter((l) => l.startsWith('lookup'))).toHaveLength(1);
+    });
   });
 
   describe('a key that expires while the call is in doubt (issue 9.1)', () => {

@@ -82,4 +82,15 @@ describe('the history audit: every timeout must be a kill', () => {
     ] as unknown as Events;
     expect(auditHistory('wf', events, [killed, last])).toEqual(['activity timed out at event 6 in live worker gen-3@12']);
   });
+
+  test('a row whose receiver is slower than the timeout lets that activity time out in a live worker, and no other', () => {
+    const events = (type: string) =>
+      [
+        { eventId: 4, activityTaskScheduledEventAttributes: { activityType: { name: type } } },
+        { eventId: 5, activityTaskStartedEventAttributes: { identity: 'gen-3@12' } },
+        { eventId: 6, eventTime: ts(12_000), activityTaskTimedOutEventAttributes: { scheduledEventId: 4, startedEventId: 5 } },
+      ] as unknown as Events;
+    expect(auditHistory('wf', events('runTool'), [killed, last], new Set(['runTool']))).toEqual([]);
+    expect(auditHistory('wf', events('callModel'), [killed, last], new Set(['runTool']))).toHaveLength(1);
+  });
 });

@@ -7,9 +7,11 @@ import { runSweep, type SweepReport } from '../sweep/run-sweep';
 import { selectVariants, type Variant } from '../sweep/variants';
 import { ROOT } from './helpers/processes';
 
-// The whole sweep, every variant killed once and twice (about 27 minutes on a 2-core machine): run by
+// The whole sweep, every variant killed once and twice (about 28 minutes on a 2-core machine): run by
 // `npm run test:full` and by CI, not by `npm test`, which sweeps the agent loop alone (sweep.golden.test.ts).
 const golden = readFileSync(path.join(ROOT, 'testdata', 'sweep.txt'), 'utf8').trimEnd();
+// What `npm run sweep` prints by default: the same sweep's first pass.
+const goldenFirstPass = readFileSync(path.join(ROOT, 'testdata', 'sweep-once.txt'), 'utf8').trimEnd();
 let report: SweepReport;
 let rows: Record<string, Row>;
 
@@ -31,6 +33,19 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
     expect(formatTable(report.rows)).toBe(golden);
   });
 
+  test("the first pass's table (what npm run sweep prints without --full) equals testdata/sweep-once.txt", () => {
+    expect(formatTable(report.firstPass)).toBe(goldenFirstPass);
+  });
+
+  test('a receiver slower than the timeout: damage without key claims or a stated commit deadline; none with them', () => {
+    for (const name of ['agent-slow-unclaimed', 'agent-slow-keyless-silent']) {
+      expect([name, rows[name].withDups > 0, rows[name].missing]).toEqual([name, true, 0]);
+    }
+    for (const name of ['agent-slow', 'agent-slow-keyless']) {
+      expect([name, rows[name].dups, rows[name].missing, rows[name].orphans, rows[name].asks]).toEqual([name, 0, 0, 0, 0]);
+    }
+  });
+
   test('nothing is missing in any variant where only the worker fails', () => {
     for (const r of report.rows.filter((row) => row.group === WORKER_GROUP)) expect([r.variant, r.missing]).toEqual([r.variant, 0]);
   });
@@ -45,7 +60,7 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
   });
 
   test('no duplicate, orphan or missing write in any keyed agent row, whatever fails', () => {
-    for (const name of ['agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-wrong', 'agent-approval-denied', 'agent-fickle']) {
+    for (const name of ['agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-slow', 'agent-wrong', 'agent-approval-denied', 'agent-fickle']) {
       expect([name, rows[name].dups, rows[name].orphans, rows[name].missing]).toEqual([name, 0, 0, 0]);
     }
   });
@@ -61,13 +76,13 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
   });
 
   test('no duplicate in any keyed design nor in any run of the agent loop', () => {
-    for (const name of ['keys', 'keys-markers', 'agent', 'agent-keyless-lookup', 'agent-keyless', 'agent-mid-call', 'agent-mcp', 'agent-mcp-keyless-lookup', 'agent-approval']) {
+    for (const name of ['keys', 'keys-markers', 'agent', 'agent-keyless-lookup', 'agent-keyless', 'agent-mid-call', 'agent-mcp', 'agent-mcp-keyless-lookup', 'agent-approval', 'agent-slow', 'agent-slow-keyless']) {
       expect([name, rows[name].dups, rows[name].withDups]).toEqual([name, 0, 0]);
     }
   });
 
   test('no question to a person with keys and markers, in the keyed agent loop, nor where the receiver can be searched', () => {
-    for (const name of ['keys-markers', 'agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-keyless-lookup', 'agent-mcp-keyless-lookup']) {
+    for (const name of ['keys-markers', 'agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-keyless-lookup', 'agent-mcp-keyless-lookup', 'agent-slow', 'agent-slow-keyless']) {
       expect([name, rows[name].asks]).toEqual([name, 0]);
     }
   });

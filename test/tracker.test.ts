@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildTracker, REPLAYED_HEADER, RETENTION_HEADER } from '../tracker/app';
+import { SlowCommits } from '../tracker/slow';
 import { Store } from '../tracker/store';
 import type { ApplicationFailure } from '@temporalio/common';
 import { ROOT, startChild } from './helpers/processes';
@@ -294,3 +295,73 @@ describe('the tracker client', () => {
   });
 });
 
+
+describe('tracker: a receiver slower than its callers (issue 10.3)', () => {
+  const issue = { title: 'Slow', body: 'held before it commits' };
+
+  test('a second request with a key still in flight is answered 409, acts on nothing, and the first one commits once', async () => {
+    const store = new Store(':memory:');
+    const app = buildTracker({ store, slow: new SlowCommits(60_000) });
+    const first = createIssue(app, issue, 'k-slow'); // held until another request of the repo is answered
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await app.inject({ method: 'GET', url: '/idempotency/k-slow' })).statusCode).toBe(409);
+    const second = await createIssue(app, issue, 'k-slow');
+    expect(second.statusCode).toBe(409);
+    expect(second.json().error).toBe('request_in_flight');
+    expect(second.headers['retry-after']).toBe('1');
+    expect((await first).statusCode).toBe(201); // released by the 409's answer
+    const third = await createIssue(app, issue, 'k-slow');
+    expect(third.headers[REPLAYED_HEADER]).toBe('true');
+    expect(third.json()).toEqual((await first).json());
+    expect(store.counts('demo')).toEqual({ issues: 1, comments: 0 });
+  });
+
+  test('without claims (the race the sweep shows), the second request acts and so does the first: two issues', async () => {
+    const store = new Store(':memory:');
+    const app = buildTracker({ store, slow: new SlowCommits(60_000), claimKeys: false });
+    const first = createIssue(app, issue, 'k-race');
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await createIssue(app, issue, 'k-race')).statusCode).toBe(201);
+    expect((await first).statusCode).toBe(201);
+    expect(store.counts('demo')).toEqual({ issues: 2, comments: 0 });
+  });
+
+  test('a keyless tracker that states its commit deadline says so in a lookup\'s answer; the held request is found after', async () => {
+    const store = new Store(':memory:');
+    const app = buildTracker({ store, keyless: true, slow: new SlowCommits(60_000), stateCommitDeadline: true, commitDeadlineMs: 7_000 });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const ctx = { trackerUrl: url, repo: 'demo', key: 'run-1/call-1' };
+      const first = callTrackerTool('create_issue', issue, { ...ctx, sendKey: false });
+      await new Promise((r) => setTimeout(r, 50));
+      // The search is answered before the held request commits: not found, but not final.
+      expect(await lookupTrackerCall('create_issue', { ...ctx, byKey: false })).toEqual({ happened: false, commitDeadlineMs: 7_000 });
+      await first;
+      expect(await lookupTrackerCall('create_issue', { ...ctx, byKey: false })).toMatchObject({ happened: true });
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('a request held past the commit deadline is answered 503, nothing of it is kept, and its key is free again', async () => {
+    let clock = 1_000_000;
+    const store = new Store(':memory:');
+    const hold = { beforeCommit: async () => void (clock += 8_000), answered: () => {} };
+    const app = buildTracker({ store, slow: hold, commitDeadlineMs: 7_000, now: () => clock });
+    const late = await createIssue(app, issue, 'k-late');
+    expect(late.statusCode).toBe(503);
+    expect(late.json().error).toBe('commit_deadline_passed');
+    expect(store.counts('demo')).toEqual({ issues: 0, comments: 0 });
+    expect(store.getClaim('k-late')).toBeNull();
+    expect((await app.inject({ method: 'GET', url: '/idempotency/k-late' })).statusCode).toBe(404);
+  });
+
+  test('a claim left by a request that can no longer commit lapses with the commit deadline', () => {
+    let clock = 1_000_000;
+    const store = new Store(':memory:');
+    store.putClaim({ key: 'k-dead', fingerprint: 'x', claimedMs: clock });
+    const app = buildTracker({ store, commitDeadlineMs: 7_000, now: () => clock });
+    clock += 7_001;
+    return createIssue(app, issue, 'k-dead').then((res) => expect(res.statusCode).toBe(201));
+  });
+});

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { bearerMatches } from '../common/access';
 import { HttpError, KeyReusedError } from './errors';
-import type { Store } from './store';
+import type { Store, StoredResponse } from './store';
 
 /** Options of {@link buildTracker}. */
 export interface TrackerOptions {
@@ -20,12 +20,41 @@ export interface TrackerOptions {
   logger?: boolean;
   /** Require `Authorization: Bearer <token>` on every route but `/health`. Default none (no check). */
   token?: string;
+  /**
+   * A request is committed within this many milliseconds of its arrival or never (it is then answered
+   * 503 and nothing of it is kept); a key's claim lapses after it. Default 30 s.
+   */
+  commitDeadlineMs?: number;
+  /**
+   * Say the commit deadline on every response (`Commit-Deadline-Ms`), so a caller that finds no trace
+   * of a request knows how long it may still appear. Default `false`.
+   */
+  stateCommitDeadline?: boolean;
+  /**
+   * Claim a key while its first request is in flight, so a second request with the key is answered
+   * 409 instead of acting again. Default `true`; `false` is the race the crash sweep shows.
+   */
+  claimKeys?: boolean;
+  /** A slow receiver for the crash sweep: holds mutations before they commit (see `slow.ts`). */
+  slow?: CommitHold;
+}
+
+/** What the tracker asks of a slow receiver's hold. */
+export interface CommitHold {
+  /** Resolves when a mutation of `repo` may commit. */
+  beforeCommit(repo: string, fingerprint: string): Promise<void>;
+  /** Told when the tracker has answered a request of `repo`. */
+  answered(repo: string): void;
 }
 
 /** Header on every keyed response that states how long the tracker keeps a key, in seconds. */
 export const RETENTION_HEADER = 'idempotency-key-retention-seconds';
 /** Header on a response replayed from an earlier request with the same key. */
 export const REPLAYED_HEADER = 'idempotent-replayed';
+/** Header that states the tracker's commit deadline, in milliseconds, when it is asked to. */
+export const COMMIT_DEADLINE_HEADER = 'commit-deadline-ms';
+
+const DEFAULT_COMMIT_DEADLINE_MS = 30_000;
 
 const MAX_KEY_LENGTH = 255;
 const DAY_MS = 86_400_000;
@@ -43,7 +72,7 @@ interface Outcome {
  * it for real. Every failure leaves as `{error, message}`: 4xx for bad input, never a stack trace.
  */
 export function buildTracker(options: TrackerOptions): FastifyInstance {
-  const { store, keyless = false, keyTtlMs = DAY_MS, now = Date.now } = options;
+  const { store, keyless = false, keyTtlMs = DAY_MS, now = Date.now, claimKeys = true, commitDeadlineMs = DEFAULT_COMMIT_DEADLINE_MS } = options;
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
@@ -53,29 +82,67 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
 
-  /** Runs one mutation, honouring its idempotency key unless the tracker is keyless. */
-  function mutate(req: FastifyRequest, reply: FastifyReply, perform: () => Outcome): FastifyReply {
+  /**
+   * Runs one mutation, honouring its idempotency key unless the tracker is keyless. A keyed request
+   * first claims its key (a second request with the key while the first is still in flight gets 409,
+   * and nothing happens twice); then, after any hold of a slow receiver, the effect, the key's
+   * response and the end of the claim commit in one transaction, unless the commit deadline has passed.
+   */
+  async function mutate(req: FastifyRequest<{ Params: { repo: string } }>, reply: FastifyReply, perform: () => Outcome): Promise<FastifyReply> {
     const key = keyless ? undefined : readKey(req);
-    if (key === undefined) {
-      const outcome = store.transaction(perform);
-      return reply.code(outcome.status).send(outcome.body);
-    }
     const fingerprint = fingerprintOf(req);
-    const nowMs = now();
-    const { outcome, replayed } = store.transaction(() => {
-      const first = store.getKey(key);
-      if (first && nowMs - first.createdMs < keyTtlMs) {
-        if (first.fingerprint !== fingerprint) throw new KeyReusedError(key);
-        return { outcome: { status: first.status, body: first.body }, replayed: true };
+    const receivedMs = now();
+    if (key !== undefined) {
+      reply.header(RETENTION_HEADER, String(Math.floor(keyTtlMs / 1000)));
+      const answered = store.transaction(() => claimKey(key, fingerprint, receivedMs));
+      if (answered === 'in-flight') {
+        return reply.code(409).header('retry-after', '1').send({
+          error: 'request_in_flight',
+          message: `a request with idempotency key ${key} is still being processed; ask again later`,
+        });
       }
-      if (first) store.deleteKey(key); // retention has passed: the key counts as new
-      const fresh = perform();
-      store.putKey({ key, fingerprint, status: fresh.status, body: fresh.body, createdMs: nowMs });
-      return { outcome: fresh, replayed: false };
-    });
-    reply.header(RETENTION_HEADER, String(Math.floor(keyTtlMs / 1000)));
-    if (replayed) reply.header(REPLAYED_HEADER, 'true');
-    return reply.code(outcome.status).send(outcome.body);
+      if (answered) return reply.code(answered.status).header(REPLAYED_HEADER, 'true').send(answered.body);
+    }
+    try {
+      await options.slow?.beforeCommit(req.params.repo, fingerprint);
+      const outcome = store.transaction(() => {
+        if (now() - receivedMs > commitDeadlineMs) {
+          throw new HttpError(503, 'commit_deadline_passed', `the request was not committed within ${commitDeadlineMs} ms of its arrival, so it never will be`);
+        }
+        const fresh = perform();
+        if (key !== undefined) {
+          store.putKey({ key, fingerprint, status: fresh.status, body: fresh.body, createdMs: receivedMs });
+          store.deleteClaim(key);
+        }
+        return fresh;
+      });
+      return reply.code(outcome.status).send(outcome.body);
+    } catch (err) {
+      if (key !== undefined) store.deleteClaim(key, receivedMs); // nothing committed: the key is free again
+      throw err;
+    }
+  }
+
+  /**
+   * The key's stored response if it has one still kept, `in-flight` if another request holds a live
+   * claim on it, else `null` after claiming it for this request (unless claims are off).
+   */
+  function claimKey(key: string, fingerprint: string, nowMs: number): StoredResponse | 'in-flight' | null {
+    const first = store.getKey(key);
+    if (first && nowMs - first.createdMs < keyTtlMs) {
+      if (first.fingerprint !== fingerprint) throw new KeyReusedError(key);
+      return first;
+    }
+    if (first) store.deleteKey(key); // retention has passed: the key counts as new
+    if (!claimKeys) return null;
+    const claim = store.getClaim(key);
+    // A claim older than the commit deadline belongs to a request that can no longer commit.
+    if (claim && nowMs - claim.claimedMs <= commitDeadlineMs) {
+      if (claim.fingerprint !== fingerprint) throw new KeyReusedError(key);
+      return 'in-flight';
+    }
+    store.putClaim({ key, fingerprint, claimedMs: nowMs });
+    return null;
   }
 
   // JSON only: a text/plain body is a 415, not a string that then fails the schema.
@@ -92,6 +159,19 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
         .code(401)
         .header('www-authenticate', 'Bearer')
         .send({ error: 'unauthorized', message: 'this tracker requires a token: Authorization: Bearer <TRACKER_TOKEN>' });
+    });
+  }
+
+  if (options.stateCommitDeadline) {
+    app.addHook('onSend', async (_req, reply) => {
+      reply.header(COMMIT_DEADLINE_HEADER, String(commitDeadlineMs));
+    });
+  }
+  const { slow } = options;
+  if (slow) {
+    app.addHook('onResponse', async (req) => {
+      const repo = (req.params as { repo?: string } | undefined)?.repo;
+      if (repo) slow.answered(repo);
     });
   }
 
@@ -182,7 +262,14 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
     const key = req.params.key;
     checkKey(key);
     const entry = store.getKey(key);
-    if (!entry) throw new HttpError(404, 'key_not_found', `no request was made with key ${key}`);
+    if (!entry) {
+      const claim = store.getClaim(key);
+      if (claim && now() - claim.claimedMs <= commitDeadlineMs) {
+        // Not a 404: the request may still commit.
+        throw new HttpError(409, 'request_in_flight', `a request with key ${key} is still being processed; ask again later`);
+      }
+      throw new HttpError(404, 'key_not_found', `no request was made with key ${key}`);
+    }
     if (now() - entry.createdMs >= keyTtlMs) {
       // Not a 404: the call did happen once, and a repeat now would act again.
       throw new HttpError(410, 'key_expired', `key ${key} was used, but more than ${Math.floor(keyTtlMs / 1000)} s ago: its response is no longer kept`);

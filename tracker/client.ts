@@ -10,6 +10,8 @@ export interface TrackerReply<T = unknown> {
   replayed: boolean;
   /** How long the tracker keeps keys (`Idempotency-Key-Retention-Seconds`), when it said so. */
   retentionMs?: number;
+  /** How long after its arrival a request may still commit (`Commit-Deadline-Ms`), when the tracker said so. */
+  commitDeadlineMs?: number;
 }
 
 /** Options of one tracker request. */
@@ -62,18 +64,22 @@ export async function trackerRequest<T>(
   } catch {
     parsed = text;
   }
-  if (res.status >= 500) {
-    throw new ReceiverUnavailableError(url, res.status, `tracker failed with ${res.status} at ${method} ${path}`);
+  if (res.status >= 500 || (res.status === 409 && (parsed as { error?: string })?.error === 'request_in_flight')) {
+    // 409 request_in_flight: an earlier request with the key has not committed yet; asking again later is right.
+    const why = res.status === 409 ? ': a request with this key is still in flight' : '';
+    throw new ReceiverUnavailableError(url, res.status, `tracker failed with ${res.status} at ${method} ${path}${why}`);
   }
   if (res.status >= 400 && !(options.accept ?? []).includes(res.status)) {
     const message = (parsed as { message?: string })?.message ?? text;
     throw new ReceiverRefusedError(`tracker refused ${method} ${path} with ${res.status}: ${message}`, 'TrackerRefused');
   }
   const retention = Number(res.headers.get('idempotency-key-retention-seconds'));
+  const deadline = Number(res.headers.get('commit-deadline-ms'));
   return {
     status: res.status,
     body: parsed as T,
     replayed: res.headers.get('idempotent-replayed') === 'true',
     ...(retention > 0 ? { retentionMs: retention * 1000 } : {}),
+    ...(deadline > 0 ? { commitDeadlineMs: deadline } : {}),
   };
 }

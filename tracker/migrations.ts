@@ -33,6 +33,14 @@ export const migrations: ReadonlyArray<string> = [
     created_ms   INTEGER NOT NULL
   );
   `,
+  // 2: claims on keys whose first request is still in flight (a slow receiver answers their repeats 409).
+  `
+  CREATE TABLE key_claims (
+    key          TEXT    PRIMARY KEY,
+    fingerprint  TEXT    NOT NULL,
+    claimed_ms   INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** Applies every migration the database has not seen yet, in one transaction each. */

@@ -5,7 +5,7 @@ import { buildTracker } from './app';
 import { Store, type SyncMode } from './store';
 
 const USAGE =
-  'npm run tracker -- --port P --db FILE [--keyless] [--key-ttl DURATION] [--sync full|normal|off] [--host H] [--token T] [--insecure]';
+  'npm run tracker -- --port P --db FILE [--keyless] [--key-ttl DURATION] [--commit-deadline DURATION] [--sync full|normal|off] [--host H] [--token T] [--insecure]';
 
 /** `npm run tracker`: the issue tracker over HTTP on a SQLite file. */
 async function main(): Promise<void> {
@@ -16,6 +16,7 @@ async function main(): Promise<void> {
       db: { type: 'string' },
       keyless: { type: 'boolean', default: false },
       'key-ttl': { type: 'string', default: '24h' },
+      'commit-deadline': { type: 'string' },
       sync: { type: 'string', default: 'full' },
       host: { type: 'string', default: '127.0.0.1' },
       token: { type: 'string' },
@@ -28,8 +29,11 @@ async function main(): Promise<void> {
   const sync = values.sync as SyncMode;
   if (!['full', 'normal', 'off'].includes(sync)) throw new UsageError(`bad --sync ${JSON.stringify(sync)}`, USAGE);
   let keyTtlMs: number;
+  let commitDeadlineMs: number | undefined;
   try {
     keyTtlMs = parseDuration(values['key-ttl']!);
+    // Stated on every response only when given: a caller then knows how long a request it sent may still commit.
+    if (values['commit-deadline'] !== undefined) commitDeadlineMs = parseDuration(values['commit-deadline']);
   } catch (err) {
     throw new UsageError((err as Error).message, USAGE);
   }
@@ -39,7 +43,7 @@ async function main(): Promise<void> {
   if (exposed) throw new UsageError(exposed, USAGE);
 
   const store = new Store(values.db, sync);
-  const app = buildTracker({ store, keyless: values.keyless, keyTtlMs, token });
+  const app = buildTracker({ store, keyless: values.keyless, keyTtlMs, token, ...(commitDeadlineMs ? { commitDeadlineMs, stateCommitDeadline: true } : {}) });
   const address = await app.listen({ port, host: values.host });
   const keys = values.keyless ? 'keyless: Idempotency-Key is ignored' : `keys kept ${values['key-ttl']}`;
   console.log(`tracker listening on ${address} (db ${values.db}, ${keys}, sync ${sync}${token ? ', token required' : ''})`);

@@ -29,6 +29,13 @@ export interface StoredResponse {
   createdMs: number;
 }
 
+/** A key claimed by a request that is still in flight: until it commits, the key's other requests wait. */
+export interface KeyClaim {
+  key: string;
+  fingerprint: string;
+  claimedMs: number;
+}
+
 /**
  * How hard SQLite works to make each commit durable. `full` (the default) survives power loss;
  * `normal` survives a crash of the tracker process but not of the machine, and is what sweeps use to
@@ -153,6 +160,22 @@ export class Store {
         'INSERT OR REPLACE INTO idempotency_keys (key, fingerprint, status, body, created_ms) VALUES (?, ?, ?, ?, ?)',
       )
       .run(entry.key, entry.fingerprint, entry.status, JSON.stringify(entry.body), entry.createdMs);
+  }
+
+  /** The live claim on `key`: a request with it is in flight. */
+  getClaim(key: string): KeyClaim | null {
+    const row = this.db.prepare('SELECT * FROM key_claims WHERE key = ?').get(key) as { key: string; fingerprint: string; claimed_ms: number } | undefined;
+    return row ? { key: row.key, fingerprint: row.fingerprint, claimedMs: row.claimed_ms } : null;
+  }
+
+  putClaim(claim: KeyClaim): void {
+    this.db.prepare('INSERT OR REPLACE INTO key_claims (key, fingerprint, claimed_ms) VALUES (?, ?, ?)').run(claim.key, claim.fingerprint, claim.claimedMs);
+  }
+
+  /** Ends the claim on `key`; with `claimedMs`, only the claim made then (a later request's claim stays). */
+  deleteClaim(key: string, claimedMs?: number): void {
+    if (claimedMs === undefined) this.db.prepare('DELETE FROM key_claims WHERE key = ?').run(key);
+    else this.db.prepare('DELETE FROM key_claims WHERE key = ? AND claimed_ms = ?').run(key, claimedMs);
   }
 
   deleteKey(key: string): void {

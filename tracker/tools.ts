@@ -90,6 +90,11 @@ export async function callTrackerTool(tool: string, args: Record<string, unknown
 export interface LookupAnswer {
   happened: boolean;
   output?: string;
+  /**
+   * Not found yet, but a request may still commit this long after it arrived (the receiver said so):
+   * "did not happen" is final only that long after the call's last attempt ended.
+   */
+  commitDeadlineMs?: number;
 }
 
 /**
@@ -109,7 +114,7 @@ export async function lookupTrackerCall(
       undefined,
       { signal: ctx.signal, accept: [404, 410], token: ctx.trackerToken },
     );
-    if (reply.status === 404) return { happened: false };
+    if (reply.status === 404) return { happened: false, ...deadlineOf(reply) };
     if (reply.status === 200) return { happened: true, output: JSON.stringify(reply.body.body) };
   }
   const trace = traceLine(ctx.key);
@@ -128,5 +133,9 @@ export async function lookupTrackerCall(
     const comment = issue.comments.find((c) => c.body.includes(trace));
     if (tool === 'comment_on_issue' && comment) return { happened: true, output: JSON.stringify(comment) };
   }
-  return { happened: false };
+  return { happened: false, ...deadlineOf(reply) };
+}
+
+function deadlineOf(reply: { commitDeadlineMs?: number }): { commitDeadlineMs?: number } {
+  return reply.commitDeadlineMs ? { commitDeadlineMs: reply.commitDeadlineMs } : {};
 }

@@ -1,4 +1,4 @@
-import { ActivityFailure } from '@temporalio/workflow';
+import { ActivityFailure, sleep } from '@temporalio/workflow';
 import type { AgentActivityProxies } from './agent-activities';
 import type { approvalGate } from './approvals';
 import { settleCall, type Lookup } from './ladder';
@@ -122,6 +122,7 @@ export function callRunner({ input, specs, activities, approvals, questions, cal
       },
       {
         now: () => Date.now(),
+        sleep: (ms) => sleep(ms),
         status: (s) => (record.status = s),
         attempt: async (repeat) => {
           record.attempts += 1;
@@ -140,7 +141,8 @@ export function callRunner({ input, specs, activities, approvals, questions, cal
               lookupTool: spec.lookupTool,
               keyExpired,
             });
-            return found.happened ? { kind: 'happened', output: found.output } : { kind: 'not-happened' };
+            if (found.happened) return { kind: 'happened', output: found.output };
+            return found.commitDeadlineMs ? { kind: 'not-happened', commitDeadlineMs: found.commitDeadlineMs } : { kind: 'not-happened' };
           } catch (err) {
             // Only a failed lookup means "cannot tell"; a cancellation of the run goes on up.
             if (!(err instanceof ActivityFailure)) throw err;

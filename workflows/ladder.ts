@@ -22,7 +22,12 @@ export type Attempt =
 /** The receiver's answer to "did this call happen?". */
 export type Lookup =
   | { kind: 'happened'; output?: string }
-  | { kind: 'not-happened' }
+  /**
+   * No trace of the call. With `commitDeadlineMs`, the receiver says a request may still commit that
+   * long after it arrived (a slow receiver): the answer is final only once that long has passed since
+   * the attempt ended, and the ladder waits and asks again before then.
+   */
+  | { kind: 'not-happened'; commitDeadlineMs?: number }
   /** The receiver cannot say (its record of the key expired, it keeps none, it failed): ask a person. */
   | { kind: 'cannot-tell'; reason: string };
 
@@ -61,6 +66,8 @@ export interface LadderIO {
   ask(reason: string): Promise<Answer>;
   /** Milliseconds since the epoch (workflow time in a workflow, a fake clock in tests). */
   now(): number;
+  /** Waits `ms` on that clock (a durable timer in a workflow). */
+  sleep(ms: number): Promise<void>;
   /** Told when the call starts running or starts waiting for a person. */
   status?(status: 'running' | 'asking'): void;
 }
@@ -80,6 +87,26 @@ export interface Settled {
  */
 export function keyMarginMs(retentionMs: number): number {
   return Math.min(retentionMs / 10, 3_600_000);
+}
+
+/**
+ * Asks the receiver whether the call happened, right after an attempt ended unknown. A request sent
+ * before the attempt ended may still be in flight at a slow receiver; if the receiver states how long
+ * after arrival a request can still commit, "not found" is taken only after that long, asking again then.
+ */
+async function lookUp(io: LadderIO, keyExpired: boolean): Promise<Lookup> {
+  const endedAt = io.now();
+  for (;;) {
+    // The receiver answers for the moment it was asked, which is no earlier than this.
+    const askedAt = io.now();
+    const found = await io.lookup(keyExpired);
+    if (found.kind !== 'not-happened' || !found.commitDeadlineMs) return found;
+    const finalAt = endedAt + found.commitDeadlineMs;
+    if (askedAt >= finalAt) return found;
+    // Always a timer, even when the deadline has passed meanwhile (a restart long after): the run's
+    // steps are then the same however late a worker comes back.
+    await io.sleep(Math.max(1, finalAt - io.now()));
+  }
 }
 
 /** Runs a call until its outcome is known, climbing the ladder whenever an attempt leaves it unknown. */
@@ -111,7 +138,7 @@ export async function settleCall(tool: LadderTool, io: LadderIO): Promise<Settle
     // Rung 2: ask the receiver whether the call happened.
     let reason = outcome.reason;
     if (tool.canLookup) {
-      const found = await io.lookup(tool.keyed && io.now() - firstAt >= keyLife);
+      const found = await lookUp(io, tool.keyed && io.now() - firstAt >= keyLife);
       if (found.kind === 'happened') return { status: 'done', rung: 'lookup', output: found.output ?? JSON.stringify({ ok: true }) };
       if (found.kind === 'not-happened') {
         rung = 'lookup';

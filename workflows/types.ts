@@ -258,6 +258,8 @@ export interface LookupResponse {
   happened: boolean;
   /** What the call returned, when it happened. */
   output?: string;
+  /** Not found, but the receiver may still commit a request this long after it arrived. */
+  commitDeadlineMs?: number;
 }
 
 /** Input of a whole-turn activity (the sweep's "save once per turn" design). */

@@ -13,7 +13,12 @@ import { SWEEP_WORKFLOW_TASK_TIMEOUT } from './tuning';
 export function configRows(config: SweepConfig, file: string): SuiteRow[] {
   const name = config.name ?? path.basename(file).replace(/(\.crash-sweep)?\.config\.[cm]?[jt]s$|\.[cm]?[jt]s$/, '');
   const rows = config.rows ?? [{ name, label: config.label }];
-  return rows.map((r) => ({ name: r.name, label: r.label ?? r.name }));
+  return rows.map((r) => ({
+    name: r.name,
+    label: r.label ?? r.name,
+    ...(r.slowActivities ? { slowActivities: r.slowActivities, retries: true } : {}),
+    ...(r.firstPassOnly ? { firstPassOnly: true } : {}),
+  }));
 }
 
 /**

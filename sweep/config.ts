@@ -48,8 +48,12 @@ export interface SweepConfig {
   name?: string;
   /** The row's label in the table. Default: the name. */
   label?: string;
-  /** Several rows from one file; each run gets its row's name. Default: one row. */
-  rows?: Array<{ name: string; label?: string }>;
+  /**
+   * Several rows from one file; each run gets its row's name. Default: one row. `slowActivities`: the
+   * activity types whose receiver, in this row, is slower than their timeout (they may time out in a
+   * live worker, and the audit accepts it for them alone); `firstPassOnly`: no second pass for the row.
+   */
+  rows?: Array<{ name: string; label?: string; slowActivities?: string[]; firstPassOnly?: boolean }>;
   /** Your workflows, as for `Worker.create`: `require.resolve('./workflows')`. */
   workflowsPath: string;
   /** Your activities; called in each worker process the sweep starts (after `setup`'s `env` is set). */

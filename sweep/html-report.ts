@@ -52,7 +52,12 @@ function legend(): string {
 
 function table(data: JsonReport): string {
   const head = `<tr><th>variant</th>${COLUMNS.map(([, title]) => `<th>${esc(title)}</th>`).join('')}</tr>`;
-  const rows = data.rows.map((r) => `<tr><td><a href="#${esc(r.variant)}">${esc(r.label)}</a></td>${COLUMNS.map(([key]) => `<td>${esc(String(r[key]))}</td>`).join('')}</tr>`);
+  // Rows under a heading per group (what fails), as in the printed table, when there is more than one.
+  const grouped = new Set(data.rows.map((r) => r.group)).size > 1;
+  const rows = data.rows.map((r, i) => {
+    const heading = grouped && (i === 0 || data.rows[i - 1].group !== r.group) ? `<tr class="group"><th colspan="${COLUMNS.length + 1}">${esc(r.group)}</th></tr>` : '';
+    return `${heading}<tr><td><a href="#${esc(r.variant)}">${esc(r.label)}</a></td>${COLUMNS.map(([key]) => `<td>${esc(String(r[key]))}</td>`).join('')}</tr>`;
+  });
   return `<table class="summary">${head}${rows.join('')}</table>`;
 }
 
@@ -116,6 +121,7 @@ h2 small { color: #888; font-weight: normal; font-size: 60%; }
 table.summary { border-collapse: collapse; margin: 12px 0 24px; }
 table.summary td, table.summary th { border-bottom: 1px solid #ddd; padding: 3px 10px; text-align: right; }
 table.summary td:first-child, table.summary th:first-child { text-align: left; }
+table.summary tr.group th { text-align: left; padding-top: 12px; font-weight: normal; font-style: italic; }
 .passes { display: flex; gap: 32px; align-items: flex-start; flex-wrap: wrap; }
 table.points td, table.matrix td, table.matrix th { padding: 0 1px; font-size: 11px; }
 td.n { color: #888; text-align: right; padding-right: 6px; }

@@ -4,7 +4,8 @@
  * - `defineSweep` and its types: a `crash-sweep.config.ts` for `npx crash-sweep --config FILE`;
  * - `crashSweepPlugin`: the worker plugin that records crash points in any worker;
  * - `crashPoint`: a hand-placed point, finer than the automatic ones;
- * - `runSweep` and `configSuite`: the engine, to run a sweep from code.
+ * - `runSweep` and `configSuite`: the engine, to run a sweep from code;
+ * - `ReceiverHost` and `ReceiverKills`: a receiver process a suite kills mid-request and restarts on its port.
  */
 export { crashPoint } from '../common/crash-points';
 export { defineSweep, loadSweepConfig, ConfigError } from './config';
@@ -14,3 +15,4 @@ export { crashSweepPlugin, type CrashSweepPluginOptions } from './plugin';
 export { formatTable, type Row } from './report';
 export { runSweep, type SweepOptions, type SweepReport, type SuiteFactory } from './run-sweep';
 export type { SweepSuite, SuiteRow, SuiteRun, Counts } from './suite';
+export { ReceiverHost, ReceiverKills, type ReceiverLaunch, type KillTarget } from './receiver-host';

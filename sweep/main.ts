@@ -21,7 +21,7 @@ Without --config: the agent loop and the five designs. With --config FILE: your 
 (crash-sweep.config.ts; see "Sweep your own workflow" in the README).
   --variant NAME,...   only these rows          --scenario N|N.M   one scenario (needs one --variant)
   --full               the second pass too: every restart killed again at each of its points
-                       (the agent's whole table takes about 28 minutes on 2 cores; the first pass, 3)
+                       (the agent's whole table takes about 38 minutes on 2 cores; the first pass, 3)
   --once               the first pass only (the default)
   --json/--html FILE   every scenario, as data or as a page
   --keep-server        keep the dev server and its Web UI after the sweep
@@ -126,9 +126,11 @@ async function main(): Promise<void> {
   if (failed.length > 0) throw new Error(`${failed.length} scenario(s) failed: the table above does not count them`);
 }
 
-/** The suite's own figures, for the summary line (the agent's: MCP server kills and the writes they cut off). */
+/** The suite's own figures, for the summary line (the agent's: MCP server and tracker kills, and the writes they cut off). */
 function formatStats(stats: Record<string, number>): string {
-  if ('mcpKills' in stats) return `, ${stats.mcpKills} MCP server kills cutting off ${stats.mcpWrites} writes`;
+  if ('mcpKills' in stats) {
+    return `, ${stats.mcpKills} MCP server kills cutting off ${stats.mcpWrites} writes, ${stats.trackerKills} tracker kills cutting off ${stats.trackerWrites}`;
+  }
   return Object.entries(stats).map(([k, v]) => `, ${k} ${v}`).join('');
 }
 

@@ -33,13 +33,14 @@ if (!planFile) {
 const plan = JSON.parse(readFileSync(planFile, 'utf8')) as McpCrashPlan;
 let faulted = new Set<string>();
 
-setCrashHook((name, { workflowId, detail }) => {
+setCrashHook((name, { detail }) => {
   const [tool, key] = detail.split(' ');
   if (name !== 'mcp.accepted' || faulted.has(key) || (plan.tools && !plan.tools.includes(tool))) return;
   faulted.add(key);
   appendFileSync(plan.stateFile, `${key}\n`);
   if (plan.action === 'die') process.kill(process.pid, 'SIGKILL');
-  const event: CrashEvent = { type: 'parked', workflowId, index: 0, name, detail };
+  // The harness tells whose call is held by its key.
+  const event: CrashEvent = { type: 'parked', workflowId: key, index: 0, name, detail };
   process.stderr.write(`${LINE_PREFIX}${JSON.stringify(event)}\n`);
   return new Promise<void>(() => {}); // until the harness's SIGKILL
 });

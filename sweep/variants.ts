@@ -4,7 +4,7 @@ import type { PersonMode } from './person';
 import type { RunTimeouts } from '../workflows/types';
 import { MCP_SERVER_NAMES } from './mcp-host';
 import type { SuiteRow } from './suite';
-import type { TrackerName } from './world';
+import type { TrackerName, TrackerPoint } from './world';
 import { SWEEP_MCP_TIMEOUTS } from './tuning';
 
 /** What every run of a variant gets from the sweep. */
@@ -36,6 +36,12 @@ export interface Variant extends SuiteRow {
    * SIGKILLs once per write, after the tracker accepted it (so a clean run retries: `retries`).
    */
   mcp?: boolean;
+  /**
+   * The tracker runs as a process of its own, which the harness SIGKILLs once per write at this point
+   * of its own (`received`: nothing written; `committed`: committed, no reply yet) and restarts on the
+   * same database file and port (so a clean run retries: `retries`). Default: the tracker never dies.
+   */
+  trackerDies?: TrackerPoint;
 }
 
 const design = (name: Design, label: string, tracker: Variant['tracker']): Variant => ({
@@ -50,6 +56,25 @@ const design = (name: Design, label: string, tracker: Variant['tracker']): Varia
 export const PERSON_GROUP = 'the person answers wrong';
 /** The group of rows whose model, asked the same conversation again, answers with other calls. */
 export const MODEL_GROUP = 'the model changes its mind';
+
+/** The group of rows whose tracker process is killed mid-request. */
+export const TRACKER_GROUP = 'the tracker dies';
+
+/**
+ * A row of {@link TRACKER_GROUP}: the agent loop against a tracker process killed once per write at
+ * `point`. Its tool calls have a long timeout and a heartbeat, as over MCP: a write held at the tracker
+ * until the harness kills it must not time out in a live worker meanwhile.
+ */
+const trackerDies = (name: string, label: string, kind: 'keyed' | 'keyless', point: TrackerPoint): Variant => ({
+  name,
+  label,
+  workflowType: 'agentWorkflow',
+  tracker: kind,
+  input: (base) => ({ ...base, ...(kind === 'keyless' ? { keyless: true, lookup: true } : {}), timeouts: SWEEP_MCP_TIMEOUTS }),
+  trackerDies: point,
+  group: TRACKER_GROUP,
+  retries: true,
+});
 
 /** The group of rows whose tracker holds each first write past the tool's timeout before it commits. */
 export const SLOW_GROUP = 'the receiver is slower than the timeout';
@@ -135,6 +160,12 @@ export const VARIANTS: readonly Variant[] = [
     tracker: 'keyed',
     input: (base) => ({ ...base, approve: ['create_issue'] }),
   },
+  // The tracker process dies mid-request, before or after it commits a write, and is started again on
+  // its database file and port: the ladder settles the write the dead tracker never answered.
+  trackerDies('agent-tracker-received', 'agent loop, keyed: tracker dies on receipt', 'keyed', 'received'),
+  trackerDies('agent-tracker-committed', 'agent loop, keyed: tracker dies after commit', 'keyed', 'committed'),
+  trackerDies('agent-keyless-tracker-received', 'agent loop, keyless + lookup: tracker dies on receipt', 'keyless', 'received'),
+  trackerDies('agent-keyless-tracker-committed', 'agent loop, keyless + lookup: tracker dies after commit', 'keyless', 'committed'),
   // A receiver slower than the tool's timeout: the damage of a tracker that does not claim a key in
   // flight, and of a lookup that trusts "not found" while the first request may still commit; then each fixed.
   slow('agent-slow-unclaimed', 'agent loop, keyed: key not claimed in flight', 'slowKeyedUnclaimed', false, true),

@@ -12,6 +12,8 @@ import { Store } from '../tracker/store';
 import { workflowSources } from '../workers/create-worker';
 import { ensureSearchAttributes } from '../workers/search-attributes';
 import { MCP_SERVER_NAMES, McpHost } from './mcp-host';
+import { ReceiverHost } from './receiver-host';
+import type { TrackerCrashPlan } from './tracker-process';
 import { startServer, type ServerOptions, type SweepServer, type TemporalHost } from './server';
 import { SLOW_RECEIVER } from './tuning';
 
@@ -30,6 +32,14 @@ export interface WorldTracker {
  * deadline, and keyless stating none.
  */
 export type TrackerName = 'keyed' | 'keyless' | 'slowKeyed' | 'slowKeyedUnclaimed' | 'slowKeyless' | 'slowKeylessSilent';
+
+/** A tracker running as its own process, which the harness SIGKILLs at one of its points and restarts on the same file and port. */
+export interface TrackerProcess extends WorldTracker {
+  host: ReceiverHost;
+}
+
+/** Where a tracker process holds each write the first time, for the harness to kill it there. */
+export type TrackerPoint = TrackerCrashPlan['point'];
 
 /** The MCP servers of one lane and the configuration file that names them. */
 export interface McpLane {
@@ -53,6 +63,12 @@ export interface World {
    * them. Started on first use, one pair per lane, so a kill in one lane never cuts another lane's call.
    */
   mcpLane(lane: number): Promise<McpLane>;
+  /**
+   * A tracker as a process of its own (keyed or keyless), holding each write the first time it reaches
+   * `point`: one per lane, kind and point, started on first use, so a kill in one lane never cuts
+   * another lane's request. Its store, opened by the harness on the same file, counts the effects.
+   */
+  trackerProcess(lane: number, kind: 'keyed' | 'keyless', point: TrackerPoint): Promise<TrackerProcess>;
   /** An `MCP_CONFIG` file with no servers, for lanes that use none. */
   noMcpConfig: string;
   modelUrl: string;
@@ -146,11 +162,39 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
         };
         await Promise.all([hosts.keyed.start(), hosts.keyless.start()]);
         const config = path.join(laneDir, 'mcp.json');
-        const servers = { [hosts.keyed.name]: { url: hosts.keyed.url }, [hosts.keyless.name]: { url: hosts.keyless.url } };
+        const servers = { [hosts.keyed.serverName]: { url: hosts.keyed.url }, [hosts.keyless.serverName]: { url: hosts.keyless.url } };
         writeFileSync(config, JSON.stringify({ mcpServers: servers }));
         return { hosts, config };
       })();
       lanes.set(lane, started);
+    }
+    return started;
+  };
+  const processes = new Map<string, Promise<TrackerProcess>>();
+  const trackerProcess = (lane: number, kind: 'keyed' | 'keyless', point: TrackerPoint): Promise<TrackerProcess> => {
+    const name = `tracker-${kind}-${point}-lane-${lane}`;
+    let started = processes.get(name);
+    if (!started) {
+      started = (async () => {
+        const planFile = path.join(dir, `${name}-plan.json`);
+        const plan: TrackerCrashPlan = { point, stateFile: path.join(dir, `${name}-held.txt`) };
+        writeFileSync(planFile, JSON.stringify(plan));
+        const db = path.join(dir, `${name}.db`);
+        const host = new ReceiverHost({
+          name: `the tracker process ${name}`,
+          args: (port) => ['--import', 'tsx', path.join(ROOT, 'sweep', 'tracker-process.ts'), '--port', String(port), '--db', db, ...(kind === 'keyless' ? ['--keyless'] : [])],
+          env: { TRACKER_CRASH_PLAN: planFile, TRACKER_STANDBY: '1' },
+          cwd: ROOT,
+          listening: /tracker listening on (http:\/\/\S+)/,
+          behindProxy: true,
+        });
+        await host.start();
+        // Opened once the process has made the file; WAL lets both read and write it.
+        const store = new Store(db, 'normal');
+        stores.push(store);
+        return { url: host.url, store, host };
+      })();
+      processes.set(name, started);
     }
     return started;
   };
@@ -172,6 +216,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     env,
     trackers,
     mcpLane,
+    trackerProcess,
     noMcpConfig,
     serverPid: host.pid,
     workerScript,
@@ -185,6 +230,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     },
     temporal: host,
     async close(keepTemporal = false) {
+      for (const started of processes.values()) await (await started.catch(() => null))?.host.close();
       for (const started of lanes.values()) {
         const lane = await started.catch(() => null);
         if (lane) await Promise.all([lane.hosts.keyed.close(), lane.hosts.keyless.close()]);

@@ -1,4 +1,5 @@
 import { matches } from '../sweep/crash-control';
+import { htmlReport } from '../sweep/html-report';
 import { formatTable, summarize } from '../sweep/report';
 import type { Scenario } from '../sweep/scenario';
 import { selectVariants, VARIANTS } from '../sweep/variants';
@@ -58,6 +59,16 @@ describe('sweep report', () => {
     const table = formatTable(summarize([turn, wrong], [scenario(turn), scenario(wrong)], clean)).split('\n');
     expect(table.map((l) => l.split(/ {2,}/)[0])).toEqual(['variant', '-- the worker dies --', 'save once per turn', '-- the person answers wrong --', 'reply, wrong person']);
     expect(formatTable(summarize([turn], [scenario(turn)], clean)).split('\n')).toHaveLength(2); // one group: no heading
+  });
+
+  test('the HTML report puts its summary rows under the same group headings', () => {
+    const wrong = { ...reply, name: 'reply-wrong', label: 'reply, wrong person', group: 'the person answers wrong' };
+    const clean = new Map([turn, wrong].map((v) => [v.name, { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]));
+    const rows = summarize([turn, wrong], [], clean);
+    const page = htmlReport({ rows, points: { turn: [], 'reply-wrong': [] }, seconds: 1, rerun: {}, scenarios: [] });
+    const headings = [...page.matchAll(/<tr class="group"><th[^>]*>([^<]*)<\/th><\/tr>/g)].map((m) => m[1]);
+    expect(headings).toEqual(['the worker dies', 'the person answers wrong']);
+    expect(page.indexOf('the person answers wrong')).toBeLessThan(page.indexOf('reply, wrong person'));
   });
 
   test('approvals and paid calls count only beyond what the clean run made', () => {

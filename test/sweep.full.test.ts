@@ -4,10 +4,10 @@ import { agentSuite } from '../sweep/agent-suite';
 import { configSuite } from '../sweep/config-suite';
 import { formatTable, WORKER_GROUP, type Row } from '../sweep/report';
 import { runSweep, type SweepReport } from '../sweep/run-sweep';
-import { selectVariants, type Variant } from '../sweep/variants';
+import { selectVariants, TRACKER_GROUP, type Variant } from '../sweep/variants';
 import { ROOT } from './helpers/processes';
 
-// The whole sweep, every variant killed once and twice (about 28 minutes on a 2-core machine): run by
+// The whole sweep, every variant killed once and twice (about 38 minutes on a 2-core machine): run by
 // `npm run test:full` and by CI, not by `npm test`, which sweeps the agent loop alone (sweep.golden.test.ts).
 const golden = readFileSync(path.join(ROOT, 'testdata', 'sweep.txt'), 'utf8').trimEnd();
 // What `npm run sweep` prints by default: the same sweep's first pass.
@@ -46,8 +46,8 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
     }
   });
 
-  test('nothing is missing in any variant where only the worker fails', () => {
-    for (const r of report.rows.filter((row) => row.group === WORKER_GROUP)) expect([r.variant, r.missing]).toEqual([r.variant, 0]);
+  test('nothing is missing in any variant where only the worker fails, or the tracker process dies too', () => {
+    for (const r of report.rows.filter((row) => row.group === WORKER_GROUP || row.group === TRACKER_GROUP)) expect([r.variant, r.missing]).toEqual([r.variant, 0]);
   });
 
   test('a person who answers wrong does damage where a person is asked, and none where keys leave nobody to ask', () => {
@@ -60,7 +60,7 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
   });
 
   test('no duplicate, orphan or missing write in any keyed agent row, whatever fails', () => {
-    for (const name of ['agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-slow', 'agent-wrong', 'agent-approval-denied', 'agent-fickle']) {
+    for (const name of ['agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-tracker-received', 'agent-tracker-committed', 'agent-slow', 'agent-wrong', 'agent-approval-denied', 'agent-fickle']) {
       expect([name, rows[name].dups, rows[name].orphans, rows[name].missing]).toEqual([name, 0, 0, 0]);
     }
   });
@@ -76,15 +76,21 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
   });
 
   test('no duplicate in any keyed design nor in any run of the agent loop', () => {
-    for (const name of ['keys', 'keys-markers', 'agent', 'agent-keyless-lookup', 'agent-keyless', 'agent-mid-call', 'agent-mcp', 'agent-mcp-keyless-lookup', 'agent-approval', 'agent-slow', 'agent-slow-keyless']) {
+    for (const name of ['keys', 'keys-markers', 'agent', 'agent-keyless-lookup', 'agent-keyless', 'agent-mid-call', 'agent-mcp', 'agent-mcp-keyless-lookup', 'agent-approval', 'agent-tracker-received', 'agent-tracker-committed', 'agent-keyless-tracker-received', 'agent-keyless-tracker-committed', 'agent-slow', 'agent-slow-keyless']) {
       expect([name, rows[name].dups, rows[name].withDups]).toEqual([name, 0, 0]);
     }
   });
 
   test('no question to a person with keys and markers, in the keyed agent loop, nor where the receiver can be searched', () => {
-    for (const name of ['keys-markers', 'agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-keyless-lookup', 'agent-mcp-keyless-lookup', 'agent-slow', 'agent-slow-keyless']) {
+    for (const name of ['keys-markers', 'agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-keyless-lookup', 'agent-mcp-keyless-lookup', 'agent-tracker-received', 'agent-tracker-committed', 'agent-keyless-tracker-received', 'agent-keyless-tracker-committed', 'agent-slow', 'agent-slow-keyless']) {
       expect([name, rows[name].asks]).toEqual([name, 0]);
     }
+  });
+
+  test('the tracker processes really were killed mid-request: once per write of every run whose tracker dies', () => {
+    const runs = report.scenarios.filter((s) => (s.variant as Variant).trackerDies).length + 4; // and the four clean runs
+    expect(report.stats.trackerKills).toBeGreaterThan(0);
+    expect(report.stats.trackerWrites).toBe(runs * 3);
   });
 
   test('the MCP servers really were killed mid-call: once per write of every MCP run', () => {

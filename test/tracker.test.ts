@@ -356,12 +356,21 @@ describe('tracker: a receiver slower than its callers (issue 10.3)', () => {
     expect((await app.inject({ method: 'GET', url: '/idempotency/k-late' })).statusCode).toBe(404);
   });
 
-  test('a claim left by a request that can no longer commit lapses with the commit deadline', () => {
+  test('a claim lapses with the commit deadline, and at once when the process that made it is gone', async () => {
     let clock = 1_000_000;
     const store = new Store(':memory:');
-    store.putClaim({ key: 'k-dead', fingerprint: 'x', claimedMs: clock });
-    const app = buildTracker({ store, commitDeadlineMs: 7_000, now: () => clock });
+    const never = { beforeCommit: () => new Promise<void>(() => {}), answered: () => {} };
+    const first = buildTracker({ store, slow: never, commitDeadlineMs: 7_000, now: () => clock });
+    void createIssue(first, issue, 'k-old'); // claimed, then held for good: its process "dies" before it commits
+    for (let i = 0; i < 100 && !store.getClaim('k-old'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(store.getClaim('k-old')).not.toBeNull();
+    expect((await first.inject({ method: 'GET', url: '/idempotency/k-old' })).statusCode).toBe(409);
     clock += 7_001;
-    return createIssue(app, issue, 'k-dead').then((res) => expect(res.statusCode).toBe(201));
+    expect((await first.inject({ method: 'GET', url: '/idempotency/k-old' })).statusCode).toBe(404);
+    // A tracker restarted on the same database (the first one was killed mid-request) takes the claim over at once.
+    clock -= 7_001;
+    const restarted = buildTracker({ store, commitDeadlineMs: 7_000, now: () => clock });
+    expect((await createIssue(restarted, issue, 'k-old')).statusCode).toBe(201);
+    expect(store.counts('demo')).toEqual({ issues: 1, comments: 0 });
   });
 });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { bearerMatches } from '../common/access';
 import { HttpError, KeyReusedError } from './errors';
@@ -37,6 +37,16 @@ export interface TrackerOptions {
   claimKeys?: boolean;
   /** A slow receiver for the crash sweep: holds mutations before they commit (see `slow.ts`). */
   slow?: CommitHold;
+  /** Where a crash harness may stop a write (the sweep parks it there and SIGKILLs the tracker process). */
+  points?: TrackerPoints;
+}
+
+/** The two boundaries of a write inside the tracker. */
+export interface TrackerPoints {
+  /** A write has arrived and nothing of it is written, not even its key's claim. */
+  received?(repo: string, fingerprint: string): Promise<void>;
+  /** The write is committed (its effect and its key's response) and its reply is not yet sent. */
+  committed?(repo: string, fingerprint: string): Promise<void>;
 }
 
 /** What the tracker asks of a slow receiver's hold. */
@@ -73,6 +83,8 @@ interface Outcome {
  */
 export function buildTracker(options: TrackerOptions): FastifyInstance {
   const { store, keyless = false, keyTtlMs = DAY_MS, now = Date.now, claimKeys = true, commitDeadlineMs = DEFAULT_COMMIT_DEADLINE_MS } = options;
+  // Tells this process's claims from those of a tracker that ran on the same database before it.
+  const boot = randomUUID();
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
@@ -91,6 +103,7 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
   async function mutate(req: FastifyRequest<{ Params: { repo: string } }>, reply: FastifyReply, perform: () => Outcome): Promise<FastifyReply> {
     const key = keyless ? undefined : readKey(req);
     const fingerprint = fingerprintOf(req);
+    await options.points?.received?.(req.params.repo, fingerprint);
     const receivedMs = now();
     if (key !== undefined) {
       reply.header(RETENTION_HEADER, String(Math.floor(keyTtlMs / 1000)));
@@ -116,6 +129,7 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
         }
         return fresh;
       });
+      await options.points?.committed?.(req.params.repo, fingerprint);
       return reply.code(outcome.status).send(outcome.body);
     } catch (err) {
       if (key !== undefined) store.deleteClaim(key, receivedMs); // nothing committed: the key is free again
@@ -136,12 +150,13 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
     if (first) store.deleteKey(key); // retention has passed: the key counts as new
     if (!claimKeys) return null;
     const claim = store.getClaim(key);
-    // A claim older than the commit deadline belongs to a request that can no longer commit.
-    if (claim && nowMs - claim.claimedMs <= commitDeadlineMs) {
+    // A claim older than the commit deadline, or made by an earlier process on this database (one
+    // that died mid-request), belongs to a request that can no longer commit.
+    if (claim && claim.owner === boot && nowMs - claim.claimedMs <= commitDeadlineMs) {
       if (claim.fingerprint !== fingerprint) throw new KeyReusedError(key);
       return 'in-flight';
     }
-    store.putClaim({ key, fingerprint, claimedMs: nowMs });
+    store.putClaim({ key, fingerprint, claimedMs: nowMs, owner: boot });
     return null;
   }
 
@@ -264,7 +279,7 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
     const entry = store.getKey(key);
     if (!entry) {
       const claim = store.getClaim(key);
-      if (claim && now() - claim.claimedMs <= commitDeadlineMs) {
+      if (claim && claim.owner === boot && now() - claim.claimedMs <= commitDeadlineMs) {
         // Not a 404: the request may still commit.
         throw new HttpError(409, 'request_in_flight', `a request with key ${key} is still being processed; ask again later`);
       }

@@ -38,7 +38,8 @@ export const migrations: ReadonlyArray<string> = [
   CREATE TABLE key_claims (
     key          TEXT    PRIMARY KEY,
     fingerprint  TEXT    NOT NULL,
-    claimed_ms   INTEGER NOT NULL
+    claimed_ms   INTEGER NOT NULL,
+    owner        TEXT    NOT NULL
   );
   `,
 ];

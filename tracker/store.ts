@@ -34,6 +34,8 @@ export interface KeyClaim {
   key: string;
   fingerprint: string;
   claimedMs: number;
+  /** The tracker process (its boot id) whose request holds the claim. */
+  owner: string;
 }
 
 /**
@@ -164,12 +166,16 @@ export class Store {
 
   /** The live claim on `key`: a request with it is in flight. */
   getClaim(key: string): KeyClaim | null {
-    const row = this.db.prepare('SELECT * FROM key_claims WHERE key = ?').get(key) as { key: string; fingerprint: string; claimed_ms: number } | undefined;
-    return row ? { key: row.key, fingerprint: row.fingerprint, claimedMs: row.claimed_ms } : null;
+    const row = this.db.prepare('SELECT * FROM key_claims WHERE key = ?').get(key) as
+      | { key: string; fingerprint: string; claimed_ms: number; owner: string }
+      | undefined;
+    return row ? { key: row.key, fingerprint: row.fingerprint, claimedMs: row.claimed_ms, owner: row.owner } : null;
   }
 
   putClaim(claim: KeyClaim): void {
-    this.db.prepare('INSERT OR REPLACE INTO key_claims (key, fingerprint, claimed_ms) VALUES (?, ?, ?)').run(claim.key, claim.fingerprint, claim.claimedMs);
+    this.db
+      .prepare('INSERT OR REPLACE INTO key_claims (key, fingerprint, claimed_ms, owner) VALUES (?, ?, ?, ?)')
+      .run(claim.key, claim.fingerprint, claim.claimedMs, claim.owner);
   }
 
   /** Ends the claim on `key`; with `claimedMs`, only the claim made then (a later request's claim stays). */

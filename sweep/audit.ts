@@ -12,6 +12,12 @@ export interface GenerationRecord {
   parked: Set<string>;
 }
 
+/** The type of the activity a timed-out activity event belongs to, from its scheduled event ('' if not found). */
+export function timedOutActivityType(events: HistoryEvent[], timedOut: HistoryEvent): string {
+  const scheduledId = Number(timedOut.activityTaskTimedOutEventAttributes?.scheduledEventId ?? 0);
+  return events.find((e) => Number(e.eventId) === scheduledId)?.activityTaskScheduledEventAttributes?.activityType?.name ?? '';
+}
+
 /** A dead worker's sticky task may time out this long after the SIGKILL was sent and still be the kill's. */
 const CLOCK_SLACK_MS = 50;
 
@@ -53,8 +59,7 @@ export function auditHistory(
       }
     }
     const act = e.activityTaskTimedOutEventAttributes;
-    const type = act && byId.get(Number(act.scheduledEventId ?? 0))?.activityTaskScheduledEventAttributes?.activityType?.name;
-    if (act && !(type && mayTimeOut.has(type))) {
+    if (act && !mayTimeOut.has(timedOutActivityType(events, e))) {
       const started = byId.get(Number(act.startedEventId ?? 0))?.activityTaskStartedEventAttributes;
       if (!started || !killedHolding(started.identity, at)) {
         problems.push(`activity timed out at event ${e.eventId} in live worker ${started?.identity ?? '(never started)'}`);

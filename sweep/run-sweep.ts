@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { summarize, type Row } from './report';
 import { newScenario, type Outcome, type Scenario } from './scenario';
+import { timedOutActivityType } from './audit';
 import { startServer, type SweepServer, type TemporalHost } from './server';
 import type { SuiteRow, SweepSuite } from './suite';
 import { runScenarios } from './sweep';
@@ -79,11 +80,9 @@ export class DirtyCleanRunError extends Error {
 async function checkNoRetry(client: Client, s: Scenario): Promise<void> {
   const history = await client.workflow.getHandle(s.workflowId).fetchHistory();
   const events = history.events ?? [];
-  const typeOf = (scheduledEventId: unknown) =>
-    events.find((x) => Number(x.eventId) === Number(scheduledEventId))?.activityTaskScheduledEventAttributes?.activityType?.name ?? '';
   for (const e of events) {
     const timedOut = e.activityTaskTimedOutEventAttributes;
-    if (timedOut && !s.variant.slowActivities?.includes(typeOf(timedOut.scheduledEventId))) throw new DirtyCleanRunError(s.variant.name, 'had an activity time out');
+    if (timedOut && !s.variant.slowActivities?.includes(timedOutActivityType(events, e))) throw new DirtyCleanRunError(s.variant.name, 'had an activity time out');
     if (e.workflowTaskTimedOutEventAttributes) throw new DirtyCleanRunError(s.variant.name, 'had a workflow task time out');
     if (e.workflowTaskFailedEventAttributes) throw new DirtyCleanRunError(s.variant.name, 'had a workflow task fail');
     const attempt = e.activityTaskStartedEventAttributes?.attempt ?? 1;

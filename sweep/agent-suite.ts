@@ -20,7 +20,7 @@ export function runOptions(run: SuiteRun<Variant>, trackerUrl: string): Workflow
   return {
     taskQueue: run.taskQueue,
     workflowId: run.workflowId,
-    workflowTaskTimeout: SWEEP_WORKFLOW_TASK_TIMEOUT,
+    workflowTaskTimeout: run.row.workflowTaskTimeout ?? SWEEP_WORKFLOW_TASK_TIMEOUT,
     args: [run.row.input({ runId: run.runId, repo: run.tag, task: TASK, trackerUrl, timeouts: SWEEP_TIMEOUTS })],
   };
 }
@@ -55,7 +55,7 @@ interface AgentResult {
  * rows, the model server's counter and the person's tally.
  */
 export function agentSuiteOn(world: World, variants: readonly Variant[], ownsWorld: boolean): SweepSuite<Variant> {
-  const person = new ScriptedPerson(world.env.client);
+  const person = new ScriptedPerson();
   const mcp = { kills: 0, requests: 0 };
   const trackerKills = { kills: 0, requests: 0 };
   // The tracker process of each run whose row kills its tracker (chosen by the run's lane).
@@ -113,11 +113,11 @@ export function agentSuiteOn(world: World, variants: readonly Variant[], ownsWor
       return client.workflow.start(run.row.workflowType, runOptions(run, trackerOf(run).url));
     },
     onPoint(run, event) {
-      person.notice({ workflowId: run.workflowId, runId: run.runId, repo: run.tag, store: trackerOf(run).store, mode: run.row.person }, event);
+      person.notice({ client: run.client, workflowId: run.workflowId, runId: run.runId, repo: run.tag, store: trackerOf(run).store, mode: run.row.person }, event);
     },
     settle: () => person.settle(),
     async check(run, result): Promise<Counts> {
-      const expected = run.row.expects === 'history' ? await effectsInHistory(world.env.client, run.workflowId) : (run.row.expects ?? TRIAGE_EFFECTS);
+      const expected = run.row.expects === 'history' ? await effectsInHistory(run.client, run.workflowId) : (run.row.expects ?? TRIAGE_EFFECTS);
       const { issues, comments, dups, orphans, missing } = countEffects(trackerOf(run).store, run.tag, run.runId, expected);
       const asks = person.asksFor(run.workflowId);
       const { questionsAsked = 0, approvalsRequested = 0 } = (result ?? {}) as AgentResult;

@@ -1,15 +1,18 @@
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { auditHistory, type GenerationRecord } from './audit';
 import type { KillTarget } from './crash-control';
 import { Generation, type GenerationEnv } from './generation';
 import type { Scenario } from './scenario';
 import type { SweepServer } from './server';
 import type { BatchPlan, SuiteRun, SweepSuite } from './suite';
+import type { BatchTemporal } from './temporal-process';
 import { cpuSeconds, type Timings } from './timings';
 
 /** What one batch needs besides its scenarios. */
 export interface BatchContext {
   server: SweepServer;
+  /** The Temporal server the batch's runs live on: the sweep's own, or one it kills (rows with `serverDies`). */
+  temporal: BatchTemporal;
   suite: SweepSuite;
   timings: Timings;
   /** The lane the batch runs in (a suite may keep per-lane resources, as the agent's MCP servers). */
@@ -21,40 +24,47 @@ export interface BatchContext {
 }
 
 /** What a suite knows of a scenario's run. */
-export function suiteRun(s: Scenario, taskQueue: string): SuiteRun {
-  return { row: s.variant, workflowId: s.workflowId, runId: s.runId, tag: s.tag, taskQueue };
+export function suiteRun(s: Scenario, taskQueue: string, client: Client): SuiteRun {
+  return { row: s.variant, workflowId: s.workflowId, runId: s.runId, tag: s.tag, taskQueue, client };
 }
 
 /** Where the generations of a task queue find the server, and how they start. */
-export function generationEnv(server: SweepServer, suite: SweepSuite, taskQueue: string, plan: BatchPlan = {}): GenerationEnv {
+export function generationEnv(temporal: Pick<BatchTemporal, 'address' | 'namespace'>, dir: string, suite: SweepSuite, taskQueue: string, plan: BatchPlan = {}): GenerationEnv {
   return {
-    temporalAddress: server.temporal.address,
-    namespace: server.env.client.options.namespace,
+    temporalAddress: temporal.address,
+    namespace: temporal.namespace,
     taskQueue,
-    dir: server.dir,
+    dir,
     worker: { ...suite.worker, env: { ...suite.worker.env, ...plan.env } },
   };
 }
 
 /**
- * Runs one batch: every run is started; each killed generation parks every run at its own point and
- * dies by one SIGKILL; a last generation runs them all to the end. Each generation is launched while
- * the one before it still works, so a kill is followed at once by a worker that is already loaded.
- * A kill that did not land on its expected point marks the scenario as an error, never a pass.
+ * Runs one batch: every run is started; each killed generation parks every run at its own point, and
+ * then what the batch's rows name dies (see {@link endRound}); a last generation runs them all to the
+ * end. Each generation is launched while the one before it still works, so a kill is followed at once
+ * by a worker that is already loaded. A kill that did not land on its expected point marks the
+ * scenario as an error, never a pass.
  */
 export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<void> {
-  const { server, suite, timings } = ctx;
-  const runsOf = new Map(batch.map((s) => [s.workflowId, suiteRun(s, ctx.taskQueue)]));
+  const { server, suite, timings, temporal } = ctx;
+  const serverDies = batch[0].variant.serverDies;
+  if (batch.some((s) => s.variant.serverDies !== serverDies)) throw new Error('a batch mixes rows whose Temporal server dies with rows whose server does not');
+  if (serverDies && !temporal.restart) throw new Error(`rows whose Temporal server dies need a server the sweep may kill, not ${temporal.address}`);
+  const runsOf = new Map(batch.map((s) => [s.workflowId, suiteRun(s, ctx.taskQueue, temporal.client)]));
   const plan = suite.batch ? await suite.batch(ctx.lane, [...runsOf.values()]) : {};
-  const env = generationEnv(server, suite, ctx.taskQueue, plan);
+  const env = generationEnv(temporal, server.dir, suite, ctx.taskQueue, plan);
   const faults = Object.fromEntries(batch.filter((s) => s.variant.fault).map((s) => [s.workflowId, { name: s.variant.fault! }]));
   const rounds = Math.max(...batch.map((s) => s.kills.length));
-  const generations: Generation[] = [];
-  const launch = (round: number) => {
+  const targetsOf = (round: number) => {
     const targets: Record<string, KillTarget> = {};
     for (const s of batch) if (!s.error && s.kills.length > round) targets[s.workflowId] = s.kills[round];
+    return targets;
+  };
+  const generations: Generation[] = [];
+  const launch = (round: number) => {
     ctx.counter.generations += 1;
-    const gen = new Generation(env, { targets, faults }, String(ctx.counter.generations));
+    const gen = new Generation(env, { targets: targetsOf(round), faults }, String(ctx.counter.generations));
     gen.onEvent((workflowId, event) => {
       const run = runsOf.get(workflowId);
       if (run && (event.type === 'point' || event.type === 'parked')) suite.onPoint?.(run, event);
@@ -66,30 +76,41 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
   let next = launch(0);
   let runs: RunWatch;
   try {
-    runs = await timings.time('start', () => startRuns(batch, server.env.client, suite, runsOf));
+    runs = await timings.time('start', () => startRuns(batch, temporal.client, suite, runsOf));
     const waitWhile = (gen: Generation, pending: () => Scenario[], ms: number) => waitForRuns(gen, plan, runs.ended, pending, ms);
 
     for (let round = 0; round < rounds; round++) {
       const killed = batch.filter((s) => !s.error && s.kills.length > round);
       const gen = next;
-      await timings.time('launch', () => gen.ready);
-      gen.go();
-      next = launch(round + 1);
+      if (!gen.goAt) {
+        await timings.time('launch', () => gen.ready);
+        gen.go();
+      }
+      const workerDies = serverDies !== 'worker-survives';
+      next = workerDies ? launch(round + 1) : gen;
       const late = await timings.time('park', () =>
         waitWhile(gen, () => killed.filter((s) => !gen.parked.has(s.workflowId) && !runs.ended.has(s.workflowId)), 120_000),
       );
       for (const s of late) s.error = `kill ${round + 1} never landed: the run did not reach ${JSON.stringify(s.kills[round])} in time`;
       await timings.time('kill', async () => {
-        timings.workerCpu += cpuSeconds(gen.pid) ?? 0;
-        await gen.kill();
-        await moveOffDeadWorker(server.env.client, batch.filter((s) => !runs.ended.has(s.workflowId)));
+        const killWorker = async () => {
+          timings.workerCpu += cpuSeconds(gen.pid) ?? 0;
+          await gen.kill();
+        };
+        // The worker dies while the server is down, so that it never takes a task from the restarted server.
+        if (serverDies) await temporal.restart!(workerDies ? killWorker : undefined);
+        else await killWorker();
+        if (workerDies) await moveOffDeadWorker(temporal.client, batch.filter((s) => !runs.ended.has(s.workflowId)));
       });
       checkLandings(killed, gen, round);
+      if (!workerDies) gen.resume(targetsOf(round + 1));
     }
 
     const last = next;
-    await timings.time('launch', () => last.ready);
-    last.go();
+    if (!last.goAt) {
+      await timings.time('launch', () => last.ready);
+      last.go();
+    }
     await timings.time('finish', async () => {
       const unfinished = await waitWhile(last, () => batch.filter((s) => !runs.ended.has(s.workflowId)), 300_000);
       for (const s of unfinished) s.error ??= 'the run did not finish within 5 minutes of its last restart';
@@ -108,7 +129,7 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
     }
   }
 
-  await timings.time('count', () => countBatch(batch, server.env.client, suite, runsOf, generations, runs));
+  await timings.time('count', () => countBatch(batch, temporal.client, suite, runsOf, generations, runs));
 }
 
 /** A run's end as its workflow result reports it. */
@@ -127,17 +148,31 @@ async function startRuns(batch: Scenario[], client: Client, suite: SweepSuite, r
     batch.map(async (s) => {
       const run = runsOf.get(s.workflowId)!;
       s.taskQueue = run.taskQueue;
+      s.client = client;
       s.handle = await suite.start(client, run);
       if (s.handle.workflowId !== s.workflowId) throw new Error(`the suite started ${s.handle.workflowId}, not the run's workflow id ${s.workflowId}`);
       // A run that ends while it should be parked is a kill that did not land: its end is watched from the start.
-      const result = s.handle.result().then(
-        (value): RunResult => ({ ok: true, value }),
-        (error: Error): RunResult => ({ ok: false, error }),
-      );
-      watch.results.set(s.workflowId, result.finally(() => watch.ended.add(s.workflowId)));
+      watch.results.set(s.workflowId, resultOf(s.handle).finally(() => watch.ended.add(s.workflowId)));
     }),
   );
   return watch;
+}
+
+/** gRPC status codes of a server that is down or did not answer in time. */
+const GRPC_UNAVAILABLE = 14;
+const GRPC_DEADLINE_EXCEEDED = 4;
+
+/** A run's result; asked again while its server does not answer (the harness killed it, and it comes back). */
+async function resultOf(handle: WorkflowHandle): Promise<RunResult> {
+  for (;;) {
+    try {
+      return { ok: true, value: await handle.result() };
+    } catch (err) {
+      const code = (err as { code?: number; cause?: { code?: number } }).cause?.code ?? (err as { code?: number }).code;
+      if (code !== GRPC_UNAVAILABLE && code !== GRPC_DEADLINE_EXCEEDED) return { ok: false, error: err as Error };
+      await sleep(50);
+    }
+  }
 }
 
 /**

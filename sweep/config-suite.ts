@@ -7,7 +7,7 @@ import { loadSweepConfig, type SweepConfig } from './config';
 import { crashSweepPlugin } from './plugin';
 import type { SuiteFactory } from './run-sweep';
 import type { SuiteRow, SweepSuite } from './suite';
-import { SWEEP_WORKFLOW_TASK_TIMEOUT } from './tuning';
+import { SERVER_DIES_WORKFLOW_TASK_TIMEOUT, SWEEP_WORKFLOW_TASK_TIMEOUT } from './tuning';
 
 /** The rows a config declares: its `rows`, or one row named after the config (or its file). */
 export function configRows(config: SweepConfig, file: string): SuiteRow[] {
@@ -18,6 +18,7 @@ export function configRows(config: SweepConfig, file: string): SuiteRow[] {
     label: r.label ?? r.name,
     ...(r.slowActivities ? { slowActivities: r.slowActivities, retries: true } : {}),
     ...(r.firstPassOnly ? { firstPassOnly: true } : {}),
+    ...(r.serverDies ? { serverDies: r.serverDies } : {}),
   }));
 }
 
@@ -40,7 +41,6 @@ export function configSuite(file: string): SuiteFactory {
       });
       const bundle = path.join(server.dir, 'config-workflow-bundle.js');
       writeFileSync(bundle, code);
-      const client = server.env.client;
       const busy = new Set<Promise<void>>();
       const failures: string[] = [];
       const suite: SweepSuite = {
@@ -52,12 +52,14 @@ export function configSuite(file: string): SuiteFactory {
           cwd: path.dirname(abs),
         },
         start: (c, run) =>
-          config.start({ client: c, taskQueue: run.taskQueue, workflowId: run.workflowId, runId: run.runId, row: run.row.name, workflowTaskTimeout: SWEEP_WORKFLOW_TASK_TIMEOUT }),
+          config.start({ client: c, taskQueue: run.taskQueue, workflowId: run.workflowId, runId: run.runId, row: run.row.name,
+            workflowTaskTimeout: run.row.serverDies === 'worker-survives' ? SERVER_DIES_WORKFLOW_TASK_TIMEOUT : SWEEP_WORKFLOW_TASK_TIMEOUT,
+          }),
         onPoint(run, event) {
           if (event.name !== 'workflow.waiting' || !config.person) return;
           const signals = event.detail.split(' ')[0].split(',').filter((s) => s !== NO_SIGNALS);
           const work = config
-            .person({ client, workflowId: run.workflowId, runId: run.runId, row: run.row.name, signals })
+            .person({ client: run.client, workflowId: run.workflowId, runId: run.runId, row: run.row.name, signals })
             .catch((err: Error) => void failures.push(`${run.workflowId}: the person failed: ${err.message}`));
           busy.add(work);
           void work.finally(() => busy.delete(work));
@@ -68,7 +70,7 @@ export function configSuite(file: string): SuiteFactory {
         async check(run, result) {
           const failed = failures.find((f) => f.startsWith(`${run.workflowId}:`));
           if (failed) throw new Error(failed);
-          const c = await config.check({ client, workflowId: run.workflowId, runId: run.runId, row: run.row.name, result });
+          const c = await config.check({ client: run.client, workflowId: run.workflowId, runId: run.runId, row: run.row.name, result });
           for (const k of ['dups', 'missing'] as const) {
             if (!Number.isInteger(c?.[k]) || c[k] < 0) throw new Error(`check() must return { dups, missing } as whole numbers; it returned ${JSON.stringify(c)}`);
           }

@@ -15,7 +15,10 @@ export interface StartContext {
   runId: string;
   /** The row being swept (see {@link SweepConfig.rows}). */
   row: string;
-  /** Pass it as the run's `workflowTaskTimeout`: a task of a killed worker is retried after this long, not 10 s. */
+  /**
+   * Pass it as the run's `workflowTaskTimeout`: a task of a killed worker is retried after this long,
+   * not 10 s (in a `worker-survives` row, a minute: the live worker's parked task must not time out).
+   */
   workflowTaskTimeout: Duration;
 }
 
@@ -51,9 +54,12 @@ export interface SweepConfig {
   /**
    * Several rows from one file; each run gets its row's name. Default: one row. `slowActivities`: the
    * activity types whose receiver, in this row, is slower than their timeout (they may time out in a
-   * live worker, and the audit accepts it for them alone); `firstPassOnly`: no second pass for the row.
+   * live worker, and the audit accepts it for them alone); `firstPassOnly`: no second pass for the row;
+   * `serverDies`: the Temporal server is SIGKILLed at each point instead of the worker and restarted on
+   * its database file (`worker-survives`: the worker lives on, so your activities' start-to-close
+   * timeouts must outlast a batch's parking, a minute is safe; `worker-dies`: the worker dies too).
    */
-  rows?: Array<{ name: string; label?: string; slowActivities?: string[]; firstPassOnly?: boolean }>;
+  rows?: Array<{ name: string; label?: string; slowActivities?: string[]; firstPassOnly?: boolean; serverDies?: 'worker-survives' | 'worker-dies' }>;
   /** Your workflows, as for `Worker.create`: `require.resolve('./workflows')`. */
   workflowsPath: string;
   /** Your activities; called in each worker process the sweep starts (after `setup`'s `env` is set). */
@@ -110,6 +116,11 @@ export function loadSweepConfig(file: string): { config: SweepConfig; file: stri
   for (const fn of ['setup', 'teardown', 'person'] as const) if (config[fn] !== undefined && typeof config[fn] !== 'function') wrong.push(`${fn} (a function, if given)`);
   if (config.rows !== undefined && (!Array.isArray(config.rows) || config.rows.length === 0 || config.rows.some((r) => typeof r?.name !== 'string'))) {
     wrong.push('rows (a list of { name, label? }, if given)');
+  }
+  for (const r of Array.isArray(config.rows) ? config.rows : []) {
+    if (r?.serverDies !== undefined && r.serverDies !== 'worker-survives' && r.serverDies !== 'worker-dies') {
+      wrong.push(`rows: ${JSON.stringify(r.name)} has serverDies ${JSON.stringify(r.serverDies)} (worker-survives or worker-dies, if given)`);
+    }
   }
   if (wrong.length > 0) throw new ConfigError(`the config ${abs} needs: ${wrong.join('; ')}. See "Sweep your own workflow" in the README.`);
   return { config: config as SweepConfig, file: abs };

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import readline from 'node:readline';
 import { NativeConnection, type ActivityInterceptorsFactory, type Worker, type WorkerOptions } from '@temporalio/worker';
@@ -30,15 +29,28 @@ function emit(event: CrashEvent): void {
   process.stdout.write(`${LINE_PREFIX}${JSON.stringify(event)}\n`);
 }
 
+/** What the harness can do to a crash hook after it is installed. */
+export interface CrashHookControl {
+  /**
+   * Lets every parked workflow go on from where it waits (the worker survived what the harness killed,
+   * the Temporal server), with `targets` as the plan from now on. A resumed run counts its points from
+   * 1 again, as in a new generation, so a second kill's target is written the same way.
+   */
+  resume(targets: CrashPlan['targets']): void;
+}
+
 /**
  * Records every crash point this process reaches (a workflow task that runs again reports its points
- * once), and parks each workflow named in the plan at its target: that call never returns, and every
+ * once), and parks each workflow named in the plan at its target: that call does not return, and every
  * later point of the same workflow parks too, so nothing more happens for it until the harness
- * SIGKILLs the process. Other workflows keep running, so many scenarios can share one process.
+ * SIGKILLs the process, or resumes the run ({@link CrashHookControl.resume}). Other workflows keep
+ * running, so many scenarios can share one process.
  */
-export function installCrashHook(plan: CrashPlan): void {
+export function installCrashHook(plan: CrashPlan): CrashHookControl {
+  let targets = plan.targets;
   const counts = new Map<string, number>();
-  const parked = new Set<string>();
+  // Each parked workflow, with the calls it holds (resolved by a resume).
+  const parked = new Map<string, Array<() => void>>();
   const faulted = new Set<string>();
   // Workflow-side points each run has passed since its last activity-side point.
   const decidedSince = new Map<string, Set<string>>();
@@ -54,13 +66,14 @@ export function installCrashHook(plan: CrashPlan): void {
     const repeat = workflowSide && seen.has(`${name} ${detail}`);
     if (workflowSide) seen.add(`${name} ${detail}`);
     else seen.clear();
+    const held = parked.get(workflowId);
+    if (held) return new Promise<void>((resolve) => held.push(resolve));
     const index = (counts.get(workflowId) ?? 0) + (repeat ? 0 : 1);
     counts.set(workflowId, index);
-    const target = plan.targets[workflowId];
-    if (parked.has(workflowId) || (!repeat && target && matches(target, index, name, detail))) {
-      if (!parked.has(workflowId)) emit({ type: 'parked', workflowId, index, name, detail });
-      parked.add(workflowId);
-      return new Promise<void>(() => {}); // until SIGKILL
+    const target = targets[workflowId];
+    if (!repeat && target && matches(target, index, name, detail)) {
+      emit({ type: 'parked', workflowId, index, name, detail });
+      return new Promise<void>((resolve) => parked.set(workflowId, [resolve]));
     }
     if (!repeat) emit({ type: 'point', workflowId, index, name, detail });
     const fault = plan.faults?.[workflowId];
@@ -69,6 +82,18 @@ export function installCrashHook(plan: CrashPlan): void {
       throw new Error(`tool server died mid-call at ${name} (${detail})`);
     }
   });
+
+  return {
+    resume(next) {
+      targets = next;
+      const waiting = [...parked];
+      parked.clear();
+      for (const [workflowId, calls] of waiting) {
+        counts.set(workflowId, 0);
+        for (const go of calls) go();
+      }
+    },
+  };
 }
 
 /**
@@ -109,7 +134,7 @@ function watchForLateness(): ActivityInterceptorsFactory {
  */
 export async function runCrashWorker(build: (settings: CrashWorkerSettings) => Promise<Worker>): Promise<void> {
   const plan: CrashPlan = process.env.CRASH_PLAN ? (JSON.parse(readFileSync(process.env.CRASH_PLAN, 'utf8')) as CrashPlan) : { targets: {} };
-  installCrashHook(plan);
+  const hook = installCrashHook(plan);
   const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? 'localhost:7233' });
   const worker = await build({
     connection,
@@ -124,7 +149,16 @@ export async function runCrashWorker(build: (settings: CrashWorkerSettings) => P
     activityInterceptors: [watchForLateness()],
   });
   emit({ type: 'ready' });
-  if (process.env.CRASH_STANDBY === '1') await once(readline.createInterface({ input: process.stdin }), 'line');
+  if (process.env.CRASH_STANDBY === '1') {
+    await new Promise<void>((go) => {
+      let first = true;
+      readline.createInterface({ input: process.stdin }).on('line', (line) => {
+        if (first) go();
+        else if (line.trim()) hook.resume((JSON.parse(line) as { resume: CrashPlan['targets'] }).resume);
+        first = false;
+      });
+    });
+  }
   await worker.run();
   await connection.close();
 }

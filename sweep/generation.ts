@@ -86,7 +86,18 @@ export class Generation {
   /** Lets the generation poll: from now on it takes tasks. */
   go(): void {
     this.goAt = Date.now();
-    this.proc.stdin!.end('go\n');
+    this.proc.stdin!.write('go\n');
+  }
+
+  /**
+   * Lets every parked run go on (the harness killed the Temporal server, not this process), with
+   * `targets` as the plan from now on. A resumed run counts its points from 1 again, as in a new
+   * generation: its points so far are dropped here, so {@link points} holds those of its recovery.
+   */
+  resume(targets: CrashPlan['targets']): void {
+    for (const workflowId of this.parked.keys()) this.points.delete(workflowId);
+    this.parked.clear();
+    this.proc.stdin!.write(`${JSON.stringify({ resume: targets })}\n`);
   }
 
   /** The process id, for reading its CPU time. */

@@ -35,7 +35,7 @@ export async function measureLimit(world: World, variant: Variant, runs: number)
     const tracker = world.trackers[variant.tracker];
     await Promise.all(
       scenarios.map(async (s) => {
-        const handle = await client.workflow.start(variant.workflowType, runOptions({ ...suiteRun(s, taskQueue), row: variant }, tracker.url));
+        const handle = await client.workflow.start(variant.workflowType, runOptions({ ...suiteRun(s, taskQueue, client), row: variant }, tracker.url));
         await handle.result();
       }),
     );

@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   console.log(formatTable(report.rows));
   const total = report.scenarios.length;
   console.error(
-    `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations${formatStats(report.stats)}`,
+    `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations${formatStats(report.stats)}${report.temporalKills > 0 ? `, ${report.temporalKills} Temporal server kills` : ''}`,
   );
   console.error(formatTimings(report));
   const data = jsonReport(report, { existingServer: values.address !== undefined, config: values.config });

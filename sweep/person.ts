@@ -15,6 +15,8 @@ export type PersonMode = 'truthful' | 'wrong' | 'denies';
 
 /** What the person needs to know about a run to answer for it. */
 export interface PersonRun {
+  /** A client of the server the run lives on, to signal it. */
+  client: Client;
   workflowId: string;
   runId: string;
   repo: string;
@@ -39,8 +41,6 @@ export class ScriptedPerson {
   private readonly approvals = new Map<string, Set<string>>();
   private readonly busy = new Set<Promise<void>>();
   private readonly errors: string[] = [];
-
-  constructor(private readonly client: Client) {}
 
   /** Questions this person was asked about a run: each "did it happen?" once, however often a restart re-sent it. */
   asksFor(workflowId: string): number {
@@ -85,7 +85,7 @@ export class ScriptedPerson {
   private async approve(run: PersonRun, callId: string): Promise<void> {
     try {
       const approved = run.mode !== 'denies';
-      await this.client.workflow
+      await run.client.workflow
         .getHandle(run.workflowId)
         .signal(approveSignal, { callId, approved, by: 'scripted person', ...(approved ? {} : { reason: 'not now' }) });
     } catch (err) {
@@ -99,7 +99,7 @@ export class ScriptedPerson {
       const truth = findEffect(run, callId);
       // A wrong "it happened" carries no result: the person has none to give.
       const happened = run.mode === 'wrong' ? truth === null : truth !== null;
-      await this.client.workflow.getHandle(run.workflowId).signal(resolveSignal, {
+      await run.client.workflow.getHandle(run.workflowId).signal(resolveSignal, {
         questionId,
         happened,
         result: happened ? (truth ?? undefined) : undefined,

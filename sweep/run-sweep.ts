@@ -5,6 +5,7 @@ import { timedOutActivityType } from './audit';
 import { startServer, type SweepServer, type TemporalHost } from './server';
 import type { SuiteRow, SweepSuite } from './suite';
 import { runScenarios } from './sweep';
+import { TemporalProcess } from './temporal-process';
 import { cpuSeconds, Timings } from './timings';
 
 /** Makes the suite to sweep, on the sweep's server (the agent's: `agentSuite`; a config file's: `configSuite`). */
@@ -48,6 +49,8 @@ export interface SweepReport {
   generations: number;
   /** The suite's own figures (the agent's: MCP server kills, and the writes they cut off). */
   stats: Record<string, number>;
+  /** How many times the sweep SIGKILLed a Temporal server (rows with `serverDies`). */
+  temporalKills: number;
   seconds: number;
   /** The dev server left running (with `keepServer`): the caller stops it. */
   kept: TemporalHost | null;
@@ -90,6 +93,11 @@ async function checkNoRetry(client: Client, s: Scenario): Promise<void> {
   }
 }
 
+/** Stops the Temporal servers a sweep started to kill. */
+async function closeAll(servers: Map<number, Promise<TemporalProcess>>): Promise<void> {
+  await Promise.all([...servers.values()].map(async (t) => (await t.catch(() => null))?.close()));
+}
+
 /** `N` or `N.M`, as in a scenario's id (`agent twice 3.7`); throws on anything else. */
 export function parseScenarioLabel(label: string): { first: number; second?: number } {
   const m = label.trim().match(/^(?:[\w-]+ (?:once|twice) )?(\d+)(?:\.(\d+))?$/);
@@ -128,6 +136,12 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   const serverPid = server.temporal.pid;
   const serverCpuAtStart = serverPid ? cpuSeconds(serverPid) : null;
   let suite: SweepSuite | null = null;
+  // One Temporal server per lane for the rows whose server dies, on a database file of its own.
+  const killable = new Map<number, Promise<TemporalProcess>>();
+  const killableServer = (lane: number) => {
+    if (!killable.has(lane)) killable.set(lane, TemporalProcess.start(server.dir, `lane-${lane}`));
+    return killable.get(lane)!;
+  };
   try {
     suite = await options.suite(server);
     const rows = pickRows(suite.rows, options.rows);
@@ -135,7 +149,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     const timings = new Timings();
     const ready = suite;
     const run = (scenarios: Scenario[], phase: string) =>
-      runScenarios(scenarios, { server, suite: ready, batchSize, lanes, timings, progress, counter }, phase);
+      runScenarios(scenarios, { server, suite: ready, batchSize, lanes, timings, progress, counter, killableServer }, phase);
 
     const cleans = rows.map((v) => newScenario(v, 'clean', 'run', [], []));
     await run(cleans, 'clean runs');
@@ -146,7 +160,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       const o = c.outcome!;
       if (!c.variant.damagedWithoutKills && (o.dups !== 0 || o.missing !== 0 || o.orphans !== 0 || o.asks !== 0)) throw new DirtyCleanRunError(c.variant.name, `left ${JSON.stringify(o)}`);
       if (c.finalPoints.length === 0) throw new DirtyCleanRunError(c.variant.name, 'reached no crash point: is the crash-sweep plugin in its worker?');
-      await checkNoRetry(server.env.client, c);
+      await checkNoRetry(c.client ?? server.env.client, c);
       points[c.variant.name] = c.finalPoints.map(({ name, detail }) => ({ name, detail }));
       cleanOutcomes.set(c.variant.name, o);
     }
@@ -177,6 +191,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     if (twice.length > 0) await run(twice, 'twice');
 
     const scenarios = [...once, ...twice];
+    const temporalKills = (await Promise.all([...killable.values()])).reduce((sum, t) => sum + t.kills, 0);
     return {
       rows: summarize(rows, scenarios, cleanOutcomes),
       firstPass: summarize(rows, once, cleanOutcomes),
@@ -184,8 +199,10 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       points,
       generations: counter.generations,
       stats: suite.stats?.() ?? {},
+      temporalKills,
       seconds: (Date.now() - started) / 1000,
-      kept: options.keepServer ? server.temporal : null,
+      // The servers the sweep killed stay up too (their runs' clients, `Scenario.client`, still work) until the caller stops them.
+      kept: options.keepServer ? { ...server.temporal, stop: () => closeAll(killable).then(() => server.temporal.stop()) } : null,
       timings,
       cpu: {
         harness: cpuTotal(process.cpuUsage(cpuAtStart)),
@@ -195,6 +212,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     };
   } finally {
     await suite?.close?.();
+    if (!options.keepServer) await closeAll(killable);
     await server.close(options.keepServer);
   }
 }

@@ -45,7 +45,8 @@ async function main(): Promise<void> {
       const picks = new Set([telling + 1, Math.ceil(points.length / 2)]);
       for (const index of picks) {
         const s = ofVariant.find((x: Scenario) => x.kills[0].index === index)!;
-        const history = await client.workflow.getHandle(s.workflowId).fetchHistory();
+        // A row whose server dies ran on a server of its own, kept up with the sweep's (`keepServer`).
+        const history = await (s.variant.serverDies ? s.client! : client).workflow.getHandle(s.workflowId).fetchHistory();
         writeFileSync(path.join(HISTORIES_DIR, `${variant}-${index}.binpb`), temporal.api.history.v1.History.encode(history).finish());
       }
     }

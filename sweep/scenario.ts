@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { KillTarget } from './crash-control';
 import type { SeenPoint } from './generation';
 import type { SuiteRow } from './suite';
@@ -45,6 +45,8 @@ export interface Scenario {
   outcome?: Outcome;
   error?: string;
   handle?: WorkflowHandle;
+  /** The client of the Temporal server it ran on (the sweep's own, or one the sweep kills). */
+  client?: Client;
 }
 
 let scenarioCounter = 0;

@@ -15,7 +15,7 @@ export interface SweepSuite<R extends SuiteRow = SuiteRow> {
   worker: WorkerLaunch;
   /** What a batch of runs needs besides the worker (extra variables, something to do while the engine waits). */
   batch?(lane: number, runs: SuiteRun<R>[]): Promise<BatchPlan>;
-  /** Starts one run. */
+  /** Starts one run (on `run.client`). */
   start(client: Client, run: SuiteRun<R>): Promise<WorkflowHandle>;
   /** Sees every point a worker reports for a run (a scripted person answers here). */
   onPoint?(run: SuiteRun<R>, event: PointEvent): void;
@@ -61,6 +61,15 @@ export interface SuiteRow {
    * activity with few retries runs out of them meanwhile). Default `false`.
    */
   firstPassOnly?: boolean;
+  /**
+   * The Temporal server dies at each kill (issue 10.2): the row's runs live on a dev server of their
+   * own, on a database file, which the harness SIGKILLs at the kill's point and starts again on the
+   * same file and port. `worker-survives`: the worker is not killed; its parked runs go on once the
+   * server is back (their timeouts must outlast a batch's parking: nothing may time out in a live
+   * worker). `worker-dies`: the worker is killed too, while the server is down, and a fresh one
+   * finishes the run. Default: only the worker dies.
+   */
+  serverDies?: 'worker-survives' | 'worker-dies';
 }
 
 /** A run the engine started for a scenario. */
@@ -72,6 +81,8 @@ export interface SuiteRun<R extends SuiteRow = SuiteRow> {
   /** A name unique in the sweep, for the run's own corner of a receiver (the agent's repository). */
   tag: string;
   taskQueue: string;
+  /** A client of the Temporal server the run lives on (signal it, read its history here). */
+  client: Client;
 }
 
 /** A worker process's command: the script and Node flags, and its environment besides the engine's. */

@@ -3,6 +3,7 @@ import { runBatch } from './batch';
 import type { Scenario } from './scenario';
 import type { SweepServer } from './server';
 import type { SweepSuite } from './suite';
+import type { BatchTemporal } from './temporal-process';
 import type { Timings } from './timings';
 
 /** Options of {@link runScenarios}. */
@@ -18,6 +19,8 @@ export interface RunOptions {
   progress: (line: string) => void;
   /** Counts generations (for the label of plan files). */
   counter: { generations: number };
+  /** The Temporal server the lane kills, for rows whose server dies (`serverDies`); started on first use. */
+  killableServer?(lane: number): Promise<BatchTemporal>;
 }
 
 /** Tells this process's task queues from another sweep's on a shared server (`--address`). */
@@ -30,11 +33,14 @@ let batchCounter = 0;
  * sees the runs of its own batch.
  */
 export async function runScenarios(scenarios: Scenario[], options: RunOptions, phase: string): Promise<void> {
-  // Even batches, at least one per lane: a short last batch would leave the other lanes idle.
-  const count = Math.max(Math.min(options.lanes, scenarios.length), Math.ceil(scenarios.length / options.batchSize));
-  const size = Math.ceil(scenarios.length / Math.max(1, count));
-  const batches: Scenario[][] = [];
-  for (let start = 0; start < scenarios.length; start += size) batches.push(scenarios.slice(start, start + size));
+  // A batch kills its server or it does not: rows of each kind are batched apart.
+  const kinds = new Map<string, Scenario[]>();
+  for (const s of scenarios) {
+    const kind = s.variant.serverDies ?? '';
+    kinds.set(kind, [...(kinds.get(kind) ?? []), s]);
+  }
+  const batches = [...kinds.values()].flatMap((group) => evenBatches(group, options));
+  const shared: BatchTemporal = { address: options.server.temporal.address, namespace: options.server.env.client.options.namespace, client: options.server.env.client };
   const started = Date.now();
   let done = 0;
   let nextBatch = 0;
@@ -42,7 +48,10 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
     while (nextBatch < batches.length) {
       const batch = batches[nextBatch++];
       batchCounter += 1;
-      await runBatch(batch, { ...options, lane: laneNo, taskQueue: `${QUEUE_PREFIX}-${batchCounter}` });
+      const kills = batch[0].variant.serverDies !== undefined;
+      if (kills && !options.killableServer) throw new Error(`${batch[0].variant.name}: its Temporal server dies, and this sweep has no server it may kill`);
+      const temporal = kills ? await options.killableServer!(laneNo) : shared;
+      await runBatch(batch, { ...options, temporal, lane: laneNo, taskQueue: `${QUEUE_PREFIX}-${batchCounter}` });
       done += batch.length;
       const seconds = (Date.now() - started) / 1000;
       const rate = done / seconds;
@@ -51,4 +60,13 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.lanes, batches.length) }, (_, i) => lane(i)));
+}
+
+/** Even batches, at least one per lane: a short last batch would leave the other lanes idle. */
+function evenBatches(scenarios: Scenario[], options: RunOptions): Scenario[][] {
+  const count = Math.max(Math.min(options.lanes, scenarios.length), Math.ceil(scenarios.length / options.batchSize));
+  const size = Math.ceil(scenarios.length / Math.max(1, count));
+  const batches: Scenario[][] = [];
+  for (let start = 0; start < scenarios.length; start += size) batches.push(scenarios.slice(start, start + size));
+  return batches;
 }

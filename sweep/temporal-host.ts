@@ -1,6 +1,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { AGENT_SEARCH_ATTRIBUTES } from '../common/search-attributes';
 import { devServerExecutable } from '../common/temporal-cli';
+import { SWEEP_DEV_SERVER_FLAGS } from './temporal-process';
 
 /**
  * Hosts the sweep's Temporal dev server in a process of its own (started by `TestWorkflowEnvironment.createLocal`,
@@ -17,11 +18,7 @@ async function main(): Promise<void> {
       executable: devServerExecutable(),
       log: { format: 'pretty', level: 'error' },
       searchAttributes: [...AGENT_SEARCH_ATTRIBUTES],
-      // One partition per task queue: no forwarding between partitions, so a task reaches the one worker at once.
-      extraArgs: [
-        '--dynamic-config-value', 'matching.numTaskqueueReadPartitions=1',
-        '--dynamic-config-value', 'matching.numTaskqueueWritePartitions=1',
-      ],
+      extraArgs: SWEEP_DEV_SERVER_FLAGS,
     },
   });
   let stopping = false;

@@ -49,3 +49,13 @@ export const SWEEP_MCP_TIMEOUTS = { ...SWEEP_TIMEOUTS, toolMs: 120_000, heartbea
  * same instant as one of them and a run does the same thing on a busy machine.
  */
 export const SLOW_RECEIVER = { holdMs: 6_000, commitDeadlineMs: 7_000 };
+
+/**
+ * Timeouts of the rows whose Temporal server dies while the worker lives (issue 10.2). A run parked at
+ * its point waits there while the rest of its batch parks and the server restarts; with the sweep's
+ * 4 s timeouts the server would give up on a live attempt meanwhile. Nothing here needs a timeout to
+ * recover: the worker that holds the attempt is alive and reports it once the server is back.
+ */
+export const SERVER_DIES_TIMEOUTS = { modelMs: 60_000, toolMs: 60_000, turnMs: 60_000, retryInitialMs: 100 };
+/** The workflow-task timeout of those rows, for the same reason. */
+export const SERVER_DIES_WORKFLOW_TASK_TIMEOUT = '60s';

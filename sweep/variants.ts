@@ -1,3 +1,4 @@
+import type { Duration } from '@temporalio/common';
 import type { Design } from '../workflows/designs';
 import type { ExpectedEffect } from './effects';
 import type { PersonMode } from './person';
@@ -5,7 +6,7 @@ import type { RunTimeouts } from '../workflows/types';
 import { MCP_SERVER_NAMES } from './mcp-host';
 import type { SuiteRow } from './suite';
 import type { TrackerName, TrackerPoint } from './world';
-import { SWEEP_MCP_TIMEOUTS } from './tuning';
+import { SERVER_DIES_TIMEOUTS, SERVER_DIES_WORKFLOW_TASK_TIMEOUT, SWEEP_MCP_TIMEOUTS } from './tuning';
 
 /** What every run of a variant gets from the sweep. */
 export interface RunBase {
@@ -42,6 +43,8 @@ export interface Variant extends SuiteRow {
    * same database file and port (so a clean run retries: `retries`). Default: the tracker never dies.
    */
   trackerDies?: TrackerPoint;
+  /** The workflow-task timeout of its runs. Default the sweep's (`SWEEP_WORKFLOW_TASK_TIMEOUT`). */
+  workflowTaskTimeout?: Duration;
 }
 
 const design = (name: Design, label: string, tracker: Variant['tracker']): Variant => ({
@@ -74,6 +77,26 @@ const trackerDies = (name: string, label: string, kind: 'keyed' | 'keyless', poi
   trackerDies: point,
   group: TRACKER_GROUP,
   retries: true,
+});
+
+/** The group of rows whose Temporal server is killed at each point. */
+export const SERVER_GROUP = 'the Temporal server dies';
+
+/**
+ * A row of {@link SERVER_GROUP}: the keyed agent loop on a dev server of its own (on a database file),
+ * SIGKILLed at each point and started again on the same file and port. With the worker alive, the runs'
+ * timeouts are long (nothing may time out while a batch parks); with the worker killed too, the sweep's
+ * short ones hand the dead worker's tasks to the fresh worker.
+ */
+const serverDies = (name: string, label: string, worker: NonNullable<SuiteRow['serverDies']>): Variant => ({
+  name,
+  label,
+  workflowType: 'agentWorkflow',
+  tracker: 'keyed',
+  input: (base) => (worker === 'worker-survives' ? { ...base, timeouts: SERVER_DIES_TIMEOUTS } : { ...base }),
+  ...(worker === 'worker-survives' ? { workflowTaskTimeout: SERVER_DIES_WORKFLOW_TASK_TIMEOUT } : {}),
+  serverDies: worker,
+  group: SERVER_GROUP,
 });
 
 /** The group of rows whose tracker holds each first write past the tool's timeout before it commits. */
@@ -166,6 +189,10 @@ export const VARIANTS: readonly Variant[] = [
   trackerDies('agent-tracker-committed', 'agent loop, keyed: tracker dies after commit', 'keyed', 'committed'),
   trackerDies('agent-keyless-tracker-received', 'agent loop, keyless + lookup: tracker dies on receipt', 'keyless', 'received'),
   trackerDies('agent-keyless-tracker-committed', 'agent loop, keyless + lookup: tracker dies after commit', 'keyless', 'committed'),
+  // The Temporal server dies at each point and comes back on its database file: the surviving worker
+  // finishes the run, or a fresh worker does (the worker died with the server).
+  serverDies('agent-server', 'agent loop, keyed: server dies, worker lives', 'worker-survives'),
+  serverDies('agent-server-worker', 'agent loop, keyed: server and worker die', 'worker-dies'),
   // A receiver slower than the tool's timeout: the damage of a tracker that does not claim a key in
   // flight, and of a lookup that trusts "not found" while the first request may still commit; then each fixed.
   slow('agent-slow-unclaimed', 'agent loop, keyed: key not claimed in flight', 'slowKeyedUnclaimed', false, true),

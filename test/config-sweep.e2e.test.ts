@@ -63,6 +63,9 @@ describe('sweeping a workflow of your own with one config file', () => {
     );
     expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'throws.config.js'))).toThrow(/did not load: MAIL_URL is not set/);
     expect(() => loadSweepConfig('no/such.config.ts')).toThrow(ConfigError);
+    expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'bad-server.config.js'))).toThrow(
+      /rows: "order-bad" has serverDies "always" \(worker-survives or worker-dies, if given\)/,
+    );
     // JavaScript works as TypeScript does, through module.exports as through a default export.
     const js = loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'order.config.js'));
     expect([js.config.name, typeof js.config.start]).toEqual(['order-js', 'function']);

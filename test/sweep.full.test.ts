@@ -4,7 +4,7 @@ import { agentSuite } from '../sweep/agent-suite';
 import { configSuite } from '../sweep/config-suite';
 import { formatTable, WORKER_GROUP, type Row } from '../sweep/report';
 import { runSweep, type SweepReport } from '../sweep/run-sweep';
-import { selectVariants, TRACKER_GROUP, type Variant } from '../sweep/variants';
+import { selectVariants, SERVER_GROUP, TRACKER_GROUP, type Variant } from '../sweep/variants';
 import { ROOT } from './helpers/processes';
 
 // The whole sweep, every variant killed once and twice (about 38 minutes on a 2-core machine): run by
@@ -46,8 +46,19 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
     }
   });
 
-  test('nothing is missing in any variant where only the worker fails, or the tracker process dies too', () => {
-    for (const r of report.rows.filter((row) => row.group === WORKER_GROUP || row.group === TRACKER_GROUP)) expect([r.variant, r.missing]).toEqual([r.variant, 0]);
+  test('nothing is missing in any variant where only the worker fails, or the tracker process or the Temporal server dies too', () => {
+    for (const r of report.rows.filter((row) => row.group === WORKER_GROUP || row.group === TRACKER_GROUP || row.group === SERVER_GROUP)) {
+      expect([r.variant, r.missing]).toEqual([r.variant, 0]);
+    }
+  });
+
+  test('the Temporal server dies at every point, once and twice: every run finishes with nothing lost or repeated; a surviving worker pays for no model call again', () => {
+    for (const name of ['agent-server', 'agent-server-worker']) {
+      expect([name, rows[name].once > 20, rows[name].twice > 200, rows[name].errors]).toEqual([name, true, true, 0]);
+    }
+    expect(rows['agent-server'].callsExtra).toBe(0);
+    // One kill per round of every batch of the two rows (not per run: a kill cuts off a whole batch at its points).
+    expect(report.temporalKills).toBeGreaterThan(0);
   });
 
   test('a person who answers wrong does damage where a person is asked, and none where keys leave nobody to ask', () => {
@@ -60,7 +71,7 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
   });
 
   test('no duplicate, orphan or missing write in any keyed agent row, whatever fails', () => {
-    for (const name of ['agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-tracker-received', 'agent-tracker-committed', 'agent-slow', 'agent-wrong', 'agent-approval-denied', 'agent-fickle']) {
+    for (const name of ['agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-tracker-received', 'agent-tracker-committed', 'agent-server', 'agent-server-worker', 'agent-slow', 'agent-wrong', 'agent-approval-denied', 'agent-fickle']) {
       expect([name, rows[name].dups, rows[name].orphans, rows[name].missing]).toEqual([name, 0, 0, 0]);
     }
   });
@@ -76,13 +87,13 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
   });
 
   test('no duplicate in any keyed design nor in any run of the agent loop', () => {
-    for (const name of ['keys', 'keys-markers', 'agent', 'agent-keyless-lookup', 'agent-keyless', 'agent-mid-call', 'agent-mcp', 'agent-mcp-keyless-lookup', 'agent-approval', 'agent-tracker-received', 'agent-tracker-committed', 'agent-keyless-tracker-received', 'agent-keyless-tracker-committed', 'agent-slow', 'agent-slow-keyless']) {
+    for (const name of ['keys', 'keys-markers', 'agent', 'agent-keyless-lookup', 'agent-keyless', 'agent-mid-call', 'agent-mcp', 'agent-mcp-keyless-lookup', 'agent-approval', 'agent-tracker-received', 'agent-tracker-committed', 'agent-keyless-tracker-received', 'agent-keyless-tracker-committed', 'agent-server', 'agent-server-worker', 'agent-slow', 'agent-slow-keyless']) {
       expect([name, rows[name].dups, rows[name].withDups]).toEqual([name, 0, 0]);
     }
   });
 
   test('no question to a person with keys and markers, in the keyed agent loop, nor where the receiver can be searched', () => {
-    for (const name of ['keys-markers', 'agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-keyless-lookup', 'agent-mcp-keyless-lookup', 'agent-tracker-received', 'agent-tracker-committed', 'agent-keyless-tracker-received', 'agent-keyless-tracker-committed', 'agent-slow', 'agent-slow-keyless']) {
+    for (const name of ['keys-markers', 'agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-keyless-lookup', 'agent-mcp-keyless-lookup', 'agent-tracker-received', 'agent-tracker-committed', 'agent-keyless-tracker-received', 'agent-keyless-tracker-committed', 'agent-server', 'agent-server-worker', 'agent-slow', 'agent-slow-keyless']) {
       expect([name, rows[name].asks]).toEqual([name, 0]);
     }
   });
@@ -127,5 +138,14 @@ describe('a workflow of your own, killed once and twice', () => {
     expect(order.scenarios.filter((s) => s.error).map((s) => `${s.id}: ${s.error}`)).toEqual([]);
     expect(order.rows[0]).toMatchObject({ once: 14, withDups: 0, dups: 0, missing: 0, errors: 0 });
     expect(order.rows[0].twice).toBeGreaterThan(100);
+  }, 600_000);
+
+  test('a row of your own whose Temporal server dies with the worker (serverDies, test/fixtures/configs/order-server.config.ts): the same, on the restarted server', async () => {
+    // The manager's approval (the run's first point) reaches each run on that server too.
+    const order = await runSweep({ suite: configSuite(path.join(ROOT, 'test', 'fixtures', 'configs', 'order-server.config.ts')) });
+    expect(order.scenarios.filter((s) => s.error).map((s) => `${s.id}: ${s.error}`)).toEqual([]);
+    expect(order.rows[0]).toMatchObject({ label: 'order, fixed: server and worker die', once: 14, withDups: 0, dups: 0, missing: 0, errors: 0 });
+    expect(order.rows[0].twice).toBeGreaterThan(100);
+    expect(order.temporalKills).toBeGreaterThanOrEqual(3); // a round per kill: once, then twice's two
   }, 600_000);
 });

@@ -4,7 +4,7 @@ import type { KillTarget } from './crash-control';
 import { Generation, type GenerationEnv } from './generation';
 import type { Scenario } from './scenario';
 import type { SweepServer } from './server';
-import type { BatchPlan, SuiteRun, SweepSuite } from './suite';
+import type { BatchPlan, SuiteRow, SuiteRun, SweepSuite } from './suite';
 import type { BatchTemporal } from './temporal-process';
 import { cpuSeconds, type Timings } from './timings';
 
@@ -41,10 +41,12 @@ export function generationEnv(temporal: Pick<BatchTemporal, 'address' | 'namespa
 
 /**
  * Runs one batch: every run is started; each killed generation parks every run at its own point, and
- * then what the batch's rows name dies (see {@link endRound}); a last generation runs them all to the
- * end. Each generation is launched while the one before it still works, so a kill is followed at once
- * by a worker that is already loaded. A kill that did not land on its expected point marks the
- * scenario as an error, never a pass.
+ * then it dies by one SIGKILL; or, in rows whose server dies (`serverDies`), the Temporal server does
+ * and comes back on its file, with the worker killed while it is down (`worker-dies`) or left alive to
+ * resume its parked runs (`worker-survives`). A last generation runs them all to the end. Each
+ * generation is launched while the one before it still works, so a kill is followed at once by a
+ * worker that is already loaded. A kill that did not land on its expected point marks the scenario as
+ * an error, never a pass.
  */
 export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<void> {
   const { server, suite, timings, temporal } = ctx;
@@ -92,16 +94,7 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
         waitWhile(gen, () => killed.filter((s) => !gen.parked.has(s.workflowId) && !runs.ended.has(s.workflowId)), 120_000),
       );
       for (const s of late) s.error = `kill ${round + 1} never landed: the run did not reach ${JSON.stringify(s.kills[round])} in time`;
-      await timings.time('kill', async () => {
-        const killWorker = async () => {
-          timings.workerCpu += cpuSeconds(gen.pid) ?? 0;
-          await gen.kill();
-        };
-        // The worker dies while the server is down, so that it never takes a task from the restarted server.
-        if (serverDies) await temporal.restart!(workerDies ? killWorker : undefined);
-        else await killWorker();
-        if (workerDies) await moveOffDeadWorker(temporal.client, batch.filter((s) => !runs.ended.has(s.workflowId)));
-      });
+      await timings.time('kill', () => endRound(gen, serverDies, temporal, timings, () => batch.filter((s) => !runs.ended.has(s.workflowId))));
       checkLandings(killed, gen, round);
       if (!workerDies) gen.resume(targetsOf(round + 1));
     }
@@ -130,6 +123,22 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
   }
 
   await timings.time('count', () => countBatch(batch, temporal.client, suite, runsOf, generations, runs));
+}
+
+/**
+ * Ends a round once its runs are parked (or ended). Where only the worker dies: one SIGKILL. Where the
+ * server dies (`serverDies`): it is SIGKILLed and started again on its file, with the worker killed
+ * while it is down (`worker-dies`: so it never takes a task from the restarted server) or left alive
+ * (`worker-survives`: the caller resumes its runs). A dead worker's unfinished runs leave its sticky queue.
+ */
+async function endRound(gen: Generation, serverDies: SuiteRow['serverDies'], temporal: BatchTemporal, timings: Timings, unfinished: () => Scenario[]): Promise<void> {
+  const killWorker = async () => {
+    timings.workerCpu += cpuSeconds(gen.pid) ?? 0;
+    await gen.kill();
+  };
+  if (!serverDies) await killWorker();
+  else await temporal.restart!(serverDies === 'worker-dies' ? killWorker : undefined);
+  if (serverDies !== 'worker-survives') await moveOffDeadWorker(temporal.client, unfinished());
 }
 
 /** A run's end as its workflow result reports it. */

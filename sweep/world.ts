@@ -12,8 +12,8 @@ import { Store } from '../tracker/store';
 import { workflowSources } from '../workers/create-worker';
 import { ensureSearchAttributes } from '../workers/search-attributes';
 import { MCP_SERVER_NAMES, McpHost } from './mcp-host';
-import { ReceiverHost } from './receiver-host';
 import type { TrackerCrashPlan } from './tracker-process';
+import { TrackerHost } from './tracker-host';
 import { startServer, type ServerOptions, type SweepServer, type TemporalHost } from './server';
 import { SLOW_RECEIVER } from './tuning';
 
@@ -35,7 +35,7 @@ export type TrackerName = 'keyed' | 'keyless' | 'slowKeyed' | 'slowKeyedUnclaime
 
 /** A tracker running as its own process, which the harness SIGKILLs at one of its points and restarts on the same file and port. */
 export interface TrackerProcess extends WorldTracker {
-  host: ReceiverHost;
+  host: TrackerHost;
 }
 
 /** Where a tracker process holds each write the first time, for the harness to kill it there. */
@@ -176,21 +176,10 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     let started = processes.get(name);
     if (!started) {
       started = (async () => {
-        const planFile = path.join(dir, `${name}-plan.json`);
-        const plan: TrackerCrashPlan = { point, stateFile: path.join(dir, `${name}-held.txt`) };
-        writeFileSync(planFile, JSON.stringify(plan));
-        const db = path.join(dir, `${name}.db`);
-        const host = new ReceiverHost({
-          name: `the tracker process ${name}`,
-          args: (port) => ['--import', 'tsx', path.join(ROOT, 'sweep', 'tracker-process.ts'), '--port', String(port), '--db', db, ...(kind === 'keyless' ? ['--keyless'] : [])],
-          env: { TRACKER_CRASH_PLAN: planFile, TRACKER_STANDBY: '1' },
-          cwd: ROOT,
-          listening: /tracker listening on (http:\/\/\S+)/,
-          behindProxy: true,
-        });
+        const host = new TrackerHost(name, dir, { point, keyless: kind === 'keyless' });
         await host.start();
         // Opened once the process has made the file; WAL lets both read and write it.
-        const store = new Store(db, 'normal');
+        const store = new Store(host.db, 'normal');
         stores.push(store);
         return { url: host.url, store, host };
       })();

@@ -1,28 +1,17 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ReceiverHost, ReceiverKills } from '../sweep/receiver-host';
+import { ReceiverKills } from '../sweep/receiver-host';
+import { TrackerHost } from '../sweep/tracker-host';
 import type { TrackerCrashPlan } from '../sweep/tracker-process';
 import { Store } from '../tracker/store';
-import { ROOT } from './helpers/processes';
 
 // The tracker as its own process, killed by SIGKILL at one of its own points and started again on the
 // same database file and port (issue #10, part 1): no Temporal here, only the processes and the file.
 
 function trackerHost(point: TrackerCrashPlan['point'], keyless = false) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'receiver-kills-'));
-  const planFile = path.join(dir, `plan-${point}.json`);
-  writeFileSync(planFile, JSON.stringify({ point, stateFile: path.join(dir, `held-${point}.txt`) } satisfies TrackerCrashPlan));
-  const db = path.join(dir, `tracker-${point}.db`);
-  const host = new ReceiverHost({
-    name: `tracker ${point}`,
-    args: (port) => ['--import', 'tsx', path.join(ROOT, 'sweep', 'tracker-process.ts'), '--port', String(port), '--db', db, ...(keyless ? ['--keyless'] : [])],
-    env: { TRACKER_CRASH_PLAN: planFile, TRACKER_STANDBY: '1' },
-    cwd: ROOT,
-    listening: /tracker listening on (http:\/\/\S+)/,
-    behindProxy: true,
-  });
-  return { host, db };
+  const host = new TrackerHost(`tracker-${point}`, mkdtempSync(path.join(os.tmpdir(), 'receiver-kills-')), { point, keyless });
+  return { host, db: host.db };
 }
 
 const post = (url: string, key: string) =>

@@ -8,11 +8,11 @@
  * - `ReceiverHost` and `ReceiverKills`: a receiver process a suite kills mid-request and restarts on its port.
  */
 export { crashPoint } from '../common/crash-points';
-export { defineSweep, loadSweepConfig, ConfigError } from './config';
-export type { SweepConfig, StartContext, CheckContext, CheckResult, PersonContext } from './config';
-export { configSuite } from './config-suite';
-export { crashSweepPlugin, type CrashSweepPluginOptions } from './plugin';
-export { formatTable, type Row } from './report';
-export { runSweep, type SweepOptions, type SweepReport, type SuiteFactory } from './run-sweep';
-export type { SweepSuite, SuiteRow, SuiteRun, Counts } from './suite';
-export { ReceiverHost, ReceiverKills, type ReceiverLaunch, type KillTarget } from './receiver-host';
+export { defineSweep, loadSweepConfig, ConfigError } from './config/sweep-config';
+export type { SweepConfig, StartContext, CheckContext, CheckResult, PersonContext } from './config/sweep-config';
+export { configSuite } from './config/config-suite';
+export { crashSweepPlugin, type CrashSweepPluginOptions } from './plugin/plugin';
+export { formatTable, type Row } from './report/table';
+export { runSweep, type SweepOptions, type SweepReport, type SuiteFactory } from './engine/passes';
+export type { SweepSuite, SuiteRow, SuiteRun, Counts } from './engine/suite';
+export { ReceiverHost, ReceiverKills, type ReceiverLaunch, type KillTarget } from './engine/receiver-host';

@@ -5,7 +5,7 @@ import { temporal } from '@temporalio/proto';
 import { findTemporalCli } from '../common/temporal-cli';
 import { ensureSearchAttributes } from '../workers/search-attributes';
 import { ROOT } from './helpers/processes';
-import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/tuning';
+import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/worker/tuning';
 import { WAITING_MEMO } from '../workflows/signals';
 import type { WaitingState } from '../workflows/types';
 import { eventually, startRun } from './helpers/runs';

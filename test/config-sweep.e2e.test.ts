@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { configSuite } from '../sweep/config-suite';
-import { ConfigError, loadSweepConfig } from '../sweep/config';
-import { formatTable } from '../sweep/report';
-import { runSweep, type SweepReport } from '../sweep/run-sweep';
+import { configSuite } from '../sweep/config/config-suite';
+import { ConfigError, loadSweepConfig } from '../sweep/config/sweep-config';
+import { formatTable } from '../sweep/report/table';
+import { runSweep, type SweepReport } from '../sweep/engine/passes';
 import { ROOT } from './helpers/processes';
 
 // The order example (examples/order), swept through its config files as a user's workflow would be:
@@ -69,12 +69,12 @@ describe('sweeping a workflow of your own with one config file', () => {
     // JavaScript works as TypeScript does, through module.exports as through a default export.
     const js = loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'order.config.js'));
     expect([js.config.name, typeof js.config.start]).toEqual(['order-js', 'function']);
-    const failure = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/main.ts', '--config', 'no/such.config.ts'], { cwd: ROOT }).then(
+    const failure = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/cli/crash-sweep.ts', '--config', 'no/such.config.ts'], { cwd: ROOT }).then(
       () => null,
       (err: { code: number; stderr: string }) => err,
     );
     expect(failure?.stderr).toContain(`no config file at ${path.join(ROOT, 'no/such.config.ts')}`);
-    const unknown = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/main.ts', '--config', config('naive'), '--variant', 'agent'], { cwd: ROOT }).then(
+    const unknown = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/cli/crash-sweep.ts', '--config', config('naive'), '--variant', 'agent'], { cwd: ROOT }).then(
       () => null,
       (err: { code: number; stderr: string }) => err,
     );

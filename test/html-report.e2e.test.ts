@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { htmlReport, verdict } from '../sweep/html-report';
-import type { JsonReport } from '../sweep/json-report';
-import { checkReport } from '../sweep/report-screenshot';
+import { htmlReport, verdict } from '../sweep/report/html';
+import type { JsonReport } from '../sweep/report/json';
+import { checkReport } from '../sweep/report/screenshot';
 import { ROOT } from './helpers/processes';
 
 // The sweep's HTML report, opened offline in a real headless Chromium (Debian's `chromium`).
@@ -15,7 +15,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'html-report-'));
 test('npm run sweep --html writes one page; in Chromium it loads without errors, has a cell per scenario, and a click shows the scenario', async () => {
   const html = path.join(dir, 'report.html');
   const json = path.join(dir, 'report.json');
-  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/main.ts', '--variant', 'reply', '--once', '--html', html, '--json', json], { cwd: ROOT });
+  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/cli/crash-sweep.ts', '--variant', 'reply', '--once', '--html', html, '--json', json], { cwd: ROOT });
   const data = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
   // Self-contained: nothing is fetched from anywhere.
   expect(readFileSync(html, 'utf8')).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);

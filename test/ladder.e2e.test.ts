@@ -1,6 +1,6 @@
 import { approveSignal, pendingQuery, resolveSignal } from '../workflows/signals';
-import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/tuning';
-import type { KillTarget } from '../sweep/crash-control';
+import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/worker/tuning';
+import type { KillTarget } from '../sweep/worker/line-protocol';
 import type { AgentInput } from '../workflows/types';
 import { eventually, startRun } from './helpers/runs';
 import { modelCalls, startSystem, startWorkerChild, type System, type WorkerChild } from './helpers/system';

@@ -5,7 +5,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { McpToolbox } from '../activities/mcp-toolbox';
 import { key } from '../common/key';
 import { loadMcpConfig } from '../mcp/config';
-import type { McpCrashPlan } from '../sweep/mcp-process';
+import type { McpCrashPlan } from '../sweep/agent/mcp-main';
 import { pendingQuery, resolveSignal } from '../workflows/signals';
 import type { AgentInput } from '../workflows/types';
 import { ROOT, startChild, type Child } from './helpers/processes';
@@ -40,7 +40,7 @@ useSystemWithWorker(TASK_QUEUE, async (started) => {
   // Dies at its first create_issue and is never started again.
   const doomedPlan = path.join(system.dir, 'mcp-doomed-plan.json');
   writeFileSync(doomedPlan, JSON.stringify({ action: 'die', tools: ['create_issue'], stateFile: path.join(system.dir, 'doomed.txt') } satisfies McpCrashPlan));
-  doomed = startChild('sweep/mcp-process.ts', ['--port', '0', '--tracker', keyless], { MCP_CRASH_PLAN: doomedPlan });
+  doomed = startChild('sweep/agent/mcp-main.ts', ['--port', '0', '--tracker', keyless], { MCP_CRASH_PLAN: doomedPlan });
   const [, doomedUrl] = await doomed.waitFor(/listening on (http:\/\/\S+\/mcp)/);
 
   stateFile = path.join(system.dir, 'mcp-faulted.txt');
@@ -53,8 +53,8 @@ useSystemWithWorker(TASK_QUEUE, async (started) => {
       mcpServers: {
         tracker: node('mcp/server.ts', ['--tracker', keyed]),
         'tracker-http': { url: httpUrl },
-        'dies-mid-call': node('sweep/mcp-process.ts', ['--tracker', keyed], { MCP_CRASH_PLAN: planFile }),
-        'dies-mid-call-keyless': node('sweep/mcp-process.ts', ['--tracker', keyless], { MCP_CRASH_PLAN: planFile }),
+        'dies-mid-call': node('sweep/agent/mcp-main.ts', ['--tracker', keyed], { MCP_CRASH_PLAN: planFile }),
+        'dies-mid-call-keyless': node('sweep/agent/mcp-main.ts', ['--tracker', keyless], { MCP_CRASH_PLAN: planFile }),
         plain: node('test/fixtures/plain-mcp-server.ts', [], { TRACKER_URL: keyed, REPO: 'plain-clean' }),
         'plain-killed': node('test/fixtures/plain-mcp-server.ts', [], { TRACKER_URL: keyed, REPO: 'plain-killed' }),
         'plain-fails-after': node('test/fixtures/plain-mcp-server.ts', [], { TRACKER_URL: keyed, REPO: 'plain-fails-after', FAIL_AFTER_ACTING: 'create_issue' }),

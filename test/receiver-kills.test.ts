@@ -1,9 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ReceiverKills } from '../sweep/receiver-host';
-import { TrackerHost } from '../sweep/tracker-host';
-import type { TrackerCrashPlan } from '../sweep/tracker-process';
+import { ReceiverKills } from '../sweep/engine/receiver-host';
+import { TrackerHost } from '../sweep/agent/tracker-host';
+import type { TrackerCrashPlan } from '../sweep/agent/tracker-main';
 import { Store } from '../tracker/store';
 
 // The tracker as its own process, killed by SIGKILL at one of its own points and started again on the

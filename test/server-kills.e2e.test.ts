@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { agentSuite } from '../sweep/agent-suite';
-import { runSweep } from '../sweep/run-sweep';
-import { TemporalProcess } from '../sweep/temporal-process';
-import { selectVariants } from '../sweep/variants';
+import { agentSuite } from '../sweep/agent/agent-suite';
+import { runSweep } from '../sweep/engine/passes';
+import { TemporalProcess } from '../sweep/engine/killable-server-host';
+import { selectVariants } from '../sweep/agent/rows';
 
 // The Temporal server killed by SIGKILL and started again on its database file and port (issue #10,
 // part 2): first the server alone, then the sweep's two rows on it.

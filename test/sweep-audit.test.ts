@@ -1,10 +1,10 @@
 import { traceLine } from '../tracker/tools';
 import { key } from '../common/key';
-import { auditHistory, type GenerationRecord } from '../sweep/audit';
+import { auditHistory, type GenerationRecord } from '../sweep/engine/audit';
 
 /** History events as the audit reads them (ids and times as plain numbers are enough here). */
 type Events = Parameters<typeof auditHistory>[1];
-import { countEffects, TRIAGE_EFFECTS } from '../sweep/effects';
+import { countEffects, TRIAGE_EFFECTS } from '../sweep/agent/effects';
 import { Store } from '../tracker/store';
 
 const RUN = 'run-1';

@@ -1,12 +1,12 @@
-import { agentGenerationEnv, agentSuiteOn } from '../sweep/agent-suite';
-import { Generation } from '../sweep/generation';
-import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/tuning';
+import { agentGenerationEnv, agentSuiteOn } from '../sweep/agent/agent-suite';
+import { Generation } from '../sweep/engine/generation';
+import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/worker/tuning';
 import { eventually } from './helpers/runs';
-import { newScenario } from '../sweep/scenario';
-import { runScenarios } from '../sweep/sweep';
-import { Timings } from '../sweep/timings';
-import { selectVariants } from '../sweep/variants';
-import { startWorld, type World } from '../sweep/world';
+import { newScenario } from '../sweep/engine/scenario';
+import { runScenarios } from '../sweep/engine/lanes';
+import { Timings } from '../sweep/engine/timings';
+import { selectVariants } from '../sweep/agent/rows';
+import { startWorld, type World } from '../sweep/agent/world';
 
 let world: World;
 beforeAll(async () => {

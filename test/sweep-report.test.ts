@@ -1,8 +1,8 @@
-import { matches } from '../sweep/crash-control';
-import { htmlReport } from '../sweep/html-report';
-import { formatTable, summarize } from '../sweep/report';
-import type { Scenario } from '../sweep/scenario';
-import { selectVariants, VARIANTS } from '../sweep/variants';
+import { matches } from '../sweep/worker/line-protocol';
+import { htmlReport } from '../sweep/report/html';
+import { formatTable, summarize } from '../sweep/report/table';
+import type { Scenario } from '../sweep/engine/scenario';
+import { selectVariants, VARIANTS } from '../sweep/agent/rows';
 
 const [turn, reply] = VARIANTS;
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { agentSuite } from '../sweep/agent-suite';
-import { configSuite } from '../sweep/config-suite';
-import { formatTable, WORKER_GROUP, type Row } from '../sweep/report';
-import { runSweep, type SweepReport } from '../sweep/run-sweep';
-import { selectVariants, SERVER_GROUP, TRACKER_GROUP, type Variant } from '../sweep/variants';
+import { agentSuite } from '../sweep/agent/agent-suite';
+import { configSuite } from '../sweep/config/config-suite';
+import { formatTable, WORKER_GROUP, type Row } from '../sweep/report/table';
+import { runSweep, type SweepReport } from '../sweep/engine/passes';
+import { selectVariants, SERVER_GROUP, TRACKER_GROUP, type Variant } from '../sweep/agent/rows';
 import { ROOT } from './helpers/processes';
 
 // The whole sweep, every variant killed once and twice (about 38 minutes on a 2-core machine): run by

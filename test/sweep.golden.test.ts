@@ -2,10 +2,10 @@ import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { agentSuite } from '../sweep/agent-suite';
-import { formatTable } from '../sweep/report';
-import { runSweep } from '../sweep/run-sweep';
-import { selectVariants } from '../sweep/variants';
+import { agentSuite } from '../sweep/agent/agent-suite';
+import { formatTable } from '../sweep/report/table';
+import { runSweep } from '../sweep/engine/passes';
+import { selectVariants } from '../sweep/agent/rows';
 import { ROOT } from './helpers/processes';
 
 // The agent loop's row of the golden table, swept while another process keeps one core busy. The
@@ -33,7 +33,7 @@ describe('crash sweep of the agent loop, on a busy machine', () => {
 
   test('npm run sweep prints only the table on stdout, of the first pass unless --full', async () => {
     // One scenario (the first point) is enough to see what goes to stdout, and keeps npm test short.
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/main.ts', '--variant', 'agent', '--scenario', '1'], { cwd: ROOT });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/cli/crash-sweep.ts', '--variant', 'agent', '--scenario', '1'], { cwd: ROOT });
     const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('variant                    once  twice  with dups  dups  missing  orphans  asks  calls+  appr+');
     expect(lines.slice(1)).toEqual([expect.stringMatching(/^agent loop, keyed tracker +1 +0 +0 +0 +0 +0 +0 +\d+ +0$/)]);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { findTemporalCli } from '../common/temporal-cli';
-import { findChromium } from '../sweep/report-screenshot';
+import { findChromium } from '../sweep/report/screenshot';
 import { ROOT, startChild, type Child } from './helpers/processes';
 import { eventually } from './helpers/runs';
 

@@ -36,7 +36,7 @@ export interface AgentWorkerOptions {
  * so that a worker compiled to one JavaScript file with a pre-built bundle never looks for the sources.
  */
 export function workflowSources(): { workflowsPath: string; interceptorModules: string[] } {
-  return { workflowsPath: require.resolve('../workflows'), interceptorModules: [require.resolve('../sweep/workflow-interceptors')] };
+  return { workflowsPath: require.resolve('../workflows'), interceptorModules: [require.resolve('../sweep/plugin/workflow-interceptors')] };
 }
 
 /** Builds a worker that serves the agent workflow and its activities. */

@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Worker } from '@temporalio/worker';
 import type { McpToolbox } from '../../activities/mcp-toolbox';
-import { LINE_PREFIX, parseEventLine, type CrashEvent, type CrashPlan } from '../../sweep/crash-control';
-import { startWorld, type World } from '../../sweep/world';
+import { LINE_PREFIX, parseEventLine, type CrashEvent, type CrashPlan } from '../../sweep/worker/line-protocol';
+import { startWorld, type World } from '../../sweep/agent/world';
 import { createAgentWorker } from '../../workers/create-worker';
 import { startChild, type Child } from './processes';
 
@@ -41,7 +41,7 @@ export interface WorkerChild extends Child {
   waitForEvent(predicate: (e: CrashEvent) => boolean, timeoutMs?: number): Promise<CrashEvent>;
 }
 
-/** Starts `sweep/worker-process.ts` as a child process; `plan` parks the named workflows. */
+/** Starts `sweep/agent/worker-main.ts` as a child process; `plan` parks the named workflows. */
 export function startWorkerChild(system: System, taskQueue: string, plan?: CrashPlan, extraEnv: NodeJS.ProcessEnv = {}): WorkerChild {
   const env: NodeJS.ProcessEnv = {
     ...extraEnv,
@@ -56,7 +56,7 @@ export function startWorkerChild(system: System, taskQueue: string, plan?: Crash
     writeFileSync(file, JSON.stringify(plan));
     env.CRASH_PLAN = file;
   }
-  const child = startChild('sweep/worker-process.ts', [], env);
+  const child = startChild('sweep/agent/worker-main.ts', [], env);
   const events = () =>
     child
       .output()

@@ -1,0 +1,137 @@
+import type { WorkflowStartOptions } from '@temporalio/client';
+import { countEffects, TRIAGE_EFFECTS } from './effects';
+import { effectsInHistory } from './history-effects';
+import type { GenerationEnv } from '../engine/generation';
+import { key } from '../../common/key';
+import { WRITE_CALL_IDS } from '../../model/script';
+import { ReceiverKills, type KillTarget } from '../engine/receiver-host';
+import { ScriptedPerson } from './person';
+import type { SuiteFactory } from '../engine/passes';
+import type { SweepServer } from '../engine/sweep-server';
+import type { BatchPlan, Counts, SuiteRun, SweepSuite } from '../engine/suite';
+import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../worker/tuning';
+import type { Variant } from './rows';
+import { startWorld, type World, type WorldTracker } from './world';
+
+const TASK = 'Checkout returns 500 when a coupon is applied';
+
+/** How the sweep starts an agent run: the scripted task, the sweep's short timeouts. */
+export function runOptions(run: SuiteRun<Variant>, trackerUrl: string): WorkflowStartOptions {
+  return {
+    taskQueue: run.taskQueue,
+    workflowId: run.workflowId,
+    workflowTaskTimeout: run.row.workflowTaskTimeout ?? SWEEP_WORKFLOW_TASK_TIMEOUT,
+    args: [run.row.input({ runId: run.runId, repo: run.tag, task: TASK, trackerUrl, timeouts: SWEEP_TIMEOUTS })],
+  };
+}
+
+/** How the agent's worker processes start: the crash worker compiled to one file, pointed at the world. */
+export function agentWorker(world: World, mcpConfig?: string): SweepSuite['worker'] {
+  return {
+    script: world.workerScript,
+    env: {
+      TRACKER_URL: world.trackers.keyed.url,
+      OPENAI_BASE_URL: `${world.modelUrl}/v1`,
+      WORKFLOW_BUNDLE: world.workflowBundle,
+      MCP_CONFIG: mcpConfig ?? world.noMcpConfig,
+    },
+  };
+}
+
+/** Where an agent generation of a task queue finds the world (for tests that drive a generation by hand). */
+export function agentGenerationEnv(world: World, taskQueue: string): GenerationEnv {
+  return { temporalAddress: world.temporal.address, namespace: world.env.client.options.namespace, taskQueue, dir: world.dir, worker: agentWorker(world) };
+}
+
+/** The agent's end as its workflow result reports it (the designs report neither). */
+interface AgentResult {
+  questionsAsked?: number;
+  approvalsRequested?: number;
+}
+
+/**
+ * The agent loop and the five designs as a suite of the sweep engine: its world (trackers on SQLite,
+ * the scripted model, MCP servers and tracker processes per lane, which it kills mid-request), its scripted person, and its counts from the trackers'
+ * rows, the model server's counter and the person's tally.
+ */
+export function agentSuiteOn(world: World, variants: readonly Variant[], ownsWorld: boolean): SweepSuite<Variant> {
+  const person = new ScriptedPerson();
+  const mcp = { kills: 0, requests: 0 };
+  const trackerKills = { kills: 0, requests: 0 };
+  // The tracker process of each run whose row kills its tracker (chosen by the run's lane).
+  const processOf = new Map<string, WorldTracker>();
+  const trackerOf = (run: SuiteRun<Variant>) => processOf.get(run.runId) ?? world.trackers[run.row.tracker];
+  /** MCP servers that die: each holds a write by its call's key. */
+  const mcpTargets = async (lane: number, viaMcp: SuiteRun<Variant>[]): Promise<{ targets: KillTarget[]; config: string }> => {
+    const mcpLane = await world.mcpLane(lane);
+    const owners = new Map(viaMcp.flatMap((r) => WRITE_CALL_IDS.map((id) => [key(r.runId, id), r.workflowId] as const)));
+    const targets = (['keyed', 'keyless'] as const).map((kind) => ({
+      host: mcpLane.hosts[kind],
+      runs: viaMcp.filter((r) => r.row.tracker === kind),
+      ownerOf: (k: string) => owners.get(k),
+    }));
+    return { targets, config: mcpLane.config };
+  };
+  /** Tracker processes that die: one per kind and point the runs need; each holds a write by the run's repo. */
+  const trackerTargets = async (lane: number, dying: SuiteRun<Variant>[]): Promise<KillTarget[]> => {
+    const targets: KillTarget[] = [];
+    for (const kind of ['keyed', 'keyless'] as const) {
+      for (const point of ['received', 'committed'] as const) {
+        const using = dying.filter((r) => r.row.tracker === kind && r.row.trackerDies === point);
+        if (using.length === 0) continue;
+        const proc = await world.trackerProcess(lane, kind, point);
+        for (const r of using) processOf.set(r.runId, proc);
+        const owners = new Map(using.map((r) => [r.tag, r.workflowId]));
+        targets.push({ host: proc.host, runs: using, ownerOf: (repo) => owners.get(repo) });
+      }
+    }
+    return targets;
+  };
+  return {
+    rows: variants,
+    worker: agentWorker(world),
+    async batch(lane, runs) {
+      const plan: BatchPlan = {};
+      const kills: ReceiverKills[] = [];
+      const viaMcp = runs.filter((r) => r.row.mcp);
+      if (viaMcp.length > 0) {
+        const { targets, config } = await mcpTargets(lane, viaMcp);
+        kills.push(new ReceiverKills(targets, mcp));
+        plan.env = { MCP_CONFIG: config };
+      }
+      const dying = runs.filter((r) => r.row.trackerDies);
+      if (dying.length > 0) kills.push(new ReceiverKills(await trackerTargets(lane, dying), trackerKills));
+      if (kills.length > 0) {
+        plan.poll = async (state) => {
+          for (const k of kills) await k.poll(state);
+        };
+      }
+      return plan;
+    },
+    start: (client, run) => {
+      if (run.row.model === 'fickle') world.fickleRuns.add(run.runId);
+      return client.workflow.start(run.row.workflowType, runOptions(run, trackerOf(run).url));
+    },
+    onPoint(run, event) {
+      person.notice({ client: run.client, workflowId: run.workflowId, runId: run.runId, repo: run.tag, store: trackerOf(run).store, mode: run.row.person }, event);
+    },
+    settle: () => person.settle(),
+    async check(run, result): Promise<Counts> {
+      const expected = run.row.expects === 'history' ? await effectsInHistory(run.client, run.workflowId) : (run.row.expects ?? TRIAGE_EFFECTS);
+      const { issues, comments, dups, orphans, missing } = countEffects(trackerOf(run).store, run.tag, run.runId, expected);
+      const asks = person.asksFor(run.workflowId);
+      const { questionsAsked = 0, approvalsRequested = 0 } = (result ?? {}) as AgentResult;
+      if (questionsAsked !== asks) throw new Error(`the run counted ${questionsAsked} questions, the person was asked ${asks}`);
+      return { dups, missing, orphans, asks, calls: await world.modelCalls(run.runId), approvals: approvalsRequested, details: { issues, comments } };
+    },
+    stats: () => ({ mcpKills: mcp.kills, mcpWrites: mcp.requests, trackerKills: trackerKills.kills, trackerWrites: trackerKills.requests }),
+    close: async () => {
+      if (ownsWorld) await world.close();
+    },
+  };
+}
+
+/** The agent suite for `runSweep`: its world is built on the sweep's server. */
+export function agentSuite(variants: readonly Variant[]): SuiteFactory {
+  return async (server: SweepServer) => agentSuiteOn(await startWorld({ server }), variants, true);
+}

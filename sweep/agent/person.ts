@@ -1,0 +1,131 @@
+import type { Client } from '@temporalio/client';
+import { key } from '../../common/key';
+import { traceLine } from '../../tracker/tools';
+import type { Store } from '../../tracker/store';
+import { splitQuestionId } from '../../workflows/questions';
+import { approveSignal, resolveSignal } from '../../workflows/signals';
+import type { CrashEvent } from '../worker/line-protocol';
+
+/**
+ * How the person answers: `truthful` approves every call and answers "did it happen?" from the
+ * tracker's records; `wrong` approves too, and answers every question with the opposite of the truth;
+ * `denies` denies every call it is asked to approve (and answers questions truthfully).
+ */
+export type PersonMode = 'truthful' | 'wrong' | 'denies';
+
+/** What the person needs to know about a run to answer for it. */
+export interface PersonRun {
+  /** A client of the server the run lives on, to signal it. */
+  client: Client;
+  workflowId: string;
+  runId: string;
+  repo: string;
+  store: Store;
+  /** Default `truthful`. */
+  mode?: PersonMode;
+}
+
+/**
+ * The sweep's scripted person. It approves every call that asks, and answers "did this call happen?"
+ * truthfully, by looking in the tracker's own records for the key the call wrote; or, as its run's
+ * {@link PersonMode} says, answers wrong or denies. It counts the questions it was asked, so asks are
+ * counted outside the worker.
+ *
+ * It answers as soon as the worker reports the question or the request, by signal. The run keeps an
+ * answer that arrives before it asks (as when the worker died while asking and the answer reaches
+ * the restart first), so the answer's timing cannot change what the run does next, and two sweeps
+ * see the same crash points.
+ */
+export class ScriptedPerson {
+  private readonly questions = new Map<string, Set<string>>();
+  private readonly approvals = new Map<string, Set<string>>();
+  private readonly busy = new Set<Promise<void>>();
+  private readonly errors: string[] = [];
+
+  /** Questions this person was asked about a run: each "did it happen?" once, however often a restart re-sent it. */
+  asksFor(workflowId: string): number {
+    return this.questions.get(workflowId)?.size ?? 0;
+  }
+
+  /** Distinct calls this person was asked to approve for a run. */
+  approvalsFor(workflowId: string): number {
+    return this.approvals.get(workflowId)?.size ?? 0;
+  }
+
+  /** Failures to answer, for the sweep's error report. */
+  failures(): string[] {
+    return [...this.errors];
+  }
+
+  /** Reacts to a worker's event about a run. */
+  notice(run: PersonRun, event: CrashEvent): void {
+    if (event.type !== 'point' && event.type !== 'parked') return;
+    if (event.name === 'question.asked') {
+      const seen = this.questions.get(run.workflowId) ?? new Set<string>();
+      this.questions.set(run.workflowId, seen);
+      if (seen.has(event.detail)) return; // a restart re-ran the task that asked: the same question
+      seen.add(event.detail);
+      const [, questionId] = event.detail.split(' ');
+      this.track(this.answer(run, questionId));
+    } else if (event.name === 'approval.pending') {
+      const [, callId] = event.detail.split(' ');
+      const seen = this.approvals.get(run.workflowId) ?? new Set<string>();
+      this.approvals.set(run.workflowId, seen);
+      if (seen.has(callId)) return;
+      seen.add(callId);
+      this.track(this.approve(run, callId));
+    }
+  }
+
+  private track(work: Promise<void>): void {
+    this.busy.add(work);
+    work.finally(() => this.busy.delete(work));
+  }
+
+  private async approve(run: PersonRun, callId: string): Promise<void> {
+    try {
+      const approved = run.mode !== 'denies';
+      await run.client.workflow
+        .getHandle(run.workflowId)
+        .signal(approveSignal, { callId, approved, by: 'scripted person', ...(approved ? {} : { reason: 'not now' }) });
+    } catch (err) {
+      this.errors.push(`${run.workflowId}: approving ${callId}: ${(err as Error).message}`);
+    }
+  }
+
+  private async answer(run: PersonRun, questionId: string): Promise<void> {
+    const callId = splitQuestionId(questionId)?.callId ?? questionId;
+    try {
+      const truth = findEffect(run, callId);
+      // A wrong "it happened" carries no result: the person has none to give.
+      const happened = run.mode === 'wrong' ? truth === null : truth !== null;
+      await run.client.workflow.getHandle(run.workflowId).signal(resolveSignal, {
+        questionId,
+        happened,
+        result: happened ? (truth ?? undefined) : undefined,
+        by: 'scripted person',
+      });
+    } catch (err) {
+      this.errors.push(`${run.workflowId}: answering ${questionId}: ${(err as Error).message}`);
+    }
+  }
+
+  /** Resolves once every answer under way has been sent. */
+  async settle(): Promise<void> {
+    while (this.busy.size > 0) await Promise.allSettled([...this.busy]);
+  }
+}
+
+/**
+ * What the call created, as the tool would have returned it, or `null` if the tracker has no trace of
+ * it: the truth a careful person would find by searching for the call's key.
+ */
+export function findEffect(run: PersonRun, callId: string): string | null {
+  const trace = traceLine(key(run.runId, callId));
+  for (const issue of run.store.searchIssues(run.repo, trace)) {
+    if (issue.body.includes(trace)) return JSON.stringify(issue);
+    const comment = run.store.commentsOf(run.repo, issue.number).find((c) => c.body.includes(trace));
+    if (comment) return JSON.stringify(comment);
+  }
+  return null;
+}

@@ -1,0 +1,252 @@
+import type { Duration } from '@temporalio/common';
+import type { Design } from '../../workflows/designs';
+import type { ExpectedEffect } from './effects';
+import type { PersonMode } from './person';
+import type { RunTimeouts } from '../../workflows/types';
+import { MCP_SERVER_NAMES } from './mcp-host';
+import type { SuiteRow } from '../engine/suite';
+import type { TrackerName, TrackerPoint } from './world';
+import { SERVER_DIES_TIMEOUTS, SERVER_DIES_WORKFLOW_TASK_TIMEOUT, SWEEP_MCP_TIMEOUTS } from '../worker/tuning';
+
+/** What every run of a variant gets from the sweep. */
+export interface RunBase {
+  runId: string;
+  repo: string;
+  task: string;
+  trackerUrl: string;
+  timeouts: RunTimeouts;
+}
+
+/** One row of the agent suite's table: a loop, its tracker, and what the scripted world does to it. */
+export interface Variant extends SuiteRow {
+  workflowType: 'agentWorkflow' | 'designWorkflow';
+  /** Which of the world's trackers it writes to (keyed or keyless; slow or not). */
+  tracker: TrackerName;
+  input(base: RunBase): unknown;
+  /** How the scripted person answers (see {@link PersonMode}). Default `truthful`. */
+  person?: PersonMode;
+  /**
+   * The writes a run should leave: a list, or `history` (the writes of the replies its history holds,
+   * for a model that changes its mind). Default the triage script's (`TRIAGE_EFFECTS`).
+   */
+  expects?: readonly ExpectedEffect[] | 'history';
+  /** `fickle`: asked a conversation again, the model answers with other calls. Default: the same reply. */
+  model?: 'fickle';
+  /**
+   * The tools are reached over the world's MCP server for the variant's tracker, which the harness
+   * SIGKILLs once per write, after the tracker accepted it (so a clean run retries: `retries`).
+   */
+  mcp?: boolean;
+  /**
+   * The tracker runs as a process of its own, which the harness SIGKILLs once per write at this point
+   * of its own (`received`: nothing written; `committed`: committed, no reply yet) and restarts on the
+   * same database file and port (so a clean run retries: `retries`). Default: the tracker never dies.
+   */
+  trackerDies?: TrackerPoint;
+  /** The workflow-task timeout of its runs. Default the sweep's (`SWEEP_WORKFLOW_TASK_TIMEOUT`). */
+  workflowTaskTimeout?: Duration;
+}
+
+const design = (name: Design, label: string, tracker: Variant['tracker']): Variant => ({
+  name,
+  label,
+  workflowType: 'designWorkflow',
+  tracker,
+  input: (base) => ({ ...base, design: name }),
+});
+
+/** The group of rows where a person answers wrong, or denies. */
+export const PERSON_GROUP = 'the person answers wrong';
+/** The group of rows whose model, asked the same conversation again, answers with other calls. */
+export const MODEL_GROUP = 'the model changes its mind';
+
+/** The group of rows whose tracker process is killed mid-request. */
+export const TRACKER_GROUP = 'the tracker dies';
+
+/**
+ * A row of {@link TRACKER_GROUP}: the agent loop against a tracker process killed once per write at
+ * `point`. Its tool calls have a long timeout and a heartbeat, as over MCP: a write held at the tracker
+ * until the harness kills it must not time out in a live worker meanwhile.
+ */
+const trackerDies = (name: string, label: string, kind: 'keyed' | 'keyless', point: TrackerPoint): Variant => ({
+  name,
+  label,
+  workflowType: 'agentWorkflow',
+  tracker: kind,
+  input: (base) => ({ ...base, ...(kind === 'keyless' ? { keyless: true, lookup: true } : {}), timeouts: SWEEP_MCP_TIMEOUTS }),
+  trackerDies: point,
+  group: TRACKER_GROUP,
+  retries: true,
+});
+
+/** The group of rows whose Temporal server is killed at each point. */
+export const SERVER_GROUP = 'the Temporal server dies';
+
+/**
+ * A row of {@link SERVER_GROUP}: the keyed agent loop on a dev server of its own (on a database file),
+ * SIGKILLed at each point and started again on the same file and port. With the worker alive, the runs'
+ * timeouts are long (nothing may time out while a batch parks); with the worker killed too, the sweep's
+ * short ones hand the dead worker's tasks to the fresh worker.
+ */
+const serverDies = (name: string, label: string, worker: NonNullable<SuiteRow['serverDies']>): Variant => ({
+  name,
+  label,
+  workflowType: 'agentWorkflow',
+  tracker: 'keyed',
+  input: (base) => (worker === 'worker-survives' ? { ...base, timeouts: SERVER_DIES_TIMEOUTS } : { ...base }),
+  ...(worker === 'worker-survives' ? { workflowTaskTimeout: SERVER_DIES_WORKFLOW_TASK_TIMEOUT } : {}),
+  serverDies: worker,
+  group: SERVER_GROUP,
+});
+
+/** The group of rows whose tracker holds each first write past the tool's timeout before it commits. */
+export const SLOW_GROUP = 'the receiver is slower than the timeout';
+
+/**
+ * A row of {@link SLOW_GROUP}: the agent loop against one of the slow trackers. The tool activity times
+ * out in a live worker while its request is held (the audit accepts that for `runTool` only).
+ */
+const slow = (name: string, label: string, tracker: TrackerName, keyless: boolean, damaged = false): Variant => ({
+  name,
+  label,
+  workflowType: 'agentWorkflow',
+  tracker,
+  input: (base) => (keyless ? { ...base, keyless: true, lookup: true } : { ...base }),
+  group: SLOW_GROUP,
+  retries: true,
+  slowActivities: ['runTool'],
+  firstPassOnly: true,
+  ...(damaged ? { damagedWithoutKills: true } : {}),
+});
+
+/** A row of {@link MODEL_GROUP}: a fickle model, its writes counted against the replies in history. */
+const fickle = (v: Variant, name: string, label: string): Variant => ({ ...v, name, label, model: 'fickle', expects: 'history', group: MODEL_GROUP });
+
+/** Every variant, in table order: the five designs, then the agent loop and its harder cases. */
+export const VARIANTS: readonly Variant[] = [
+  design('turn', 'save once per turn', 'keyless'),
+  design('reply', 'save after the reply', 'keyless'),
+  design('keys', '+ idempotency keys', 'keyed'),
+  design('markers', '+ attempt markers, no keys', 'keyless'),
+  design('keys-markers', 'keys and markers', 'keyed'),
+  {
+    name: 'agent',
+    label: 'agent loop, keyed tracker',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyed',
+    input: (base) => ({ ...base }),
+  },
+  {
+    name: 'agent-keyless-lookup',
+    label: 'agent loop, keyless + lookup',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyless',
+    input: (base) => ({ ...base, keyless: true, lookup: true }),
+  },
+  {
+    name: 'agent-keyless',
+    label: 'agent loop, keyless, no lookup',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyless',
+    input: (base) => ({ ...base, keyless: true, lookup: false }),
+  },
+  {
+    name: 'agent-mid-call',
+    label: 'agent loop, tool dies mid-call',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyed',
+    input: (base) => ({ ...base }),
+    fault: 'tracker.accepted',
+  },
+  {
+    name: 'agent-mcp',
+    label: 'agent loop, MCP server killed mid-call',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyed',
+    input: (base) => ({ ...base, mcpServers: [MCP_SERVER_NAMES.keyed], timeouts: SWEEP_MCP_TIMEOUTS }),
+    mcp: true,
+    retries: true,
+  },
+  {
+    name: 'agent-mcp-keyless-lookup',
+    label: 'agent loop, MCP killed, keyless + lookup',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyless',
+    input: (base) => ({ ...base, keyless: true, lookup: true, mcpServers: [MCP_SERVER_NAMES.keyless], timeouts: SWEEP_MCP_TIMEOUTS }),
+    mcp: true,
+    retries: true,
+  },
+  {
+    name: 'agent-approval',
+    label: 'agent loop, approval gate',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyed',
+    input: (base) => ({ ...base, approve: ['create_issue'] }),
+  },
+  // The tracker process dies mid-request, before or after it commits a write, and is started again on
+  // its database file and port: the ladder settles the write the dead tracker never answered.
+  trackerDies('agent-tracker-received', 'agent loop, keyed: tracker dies on receipt', 'keyed', 'received'),
+  trackerDies('agent-tracker-committed', 'agent loop, keyed: tracker dies after commit', 'keyed', 'committed'),
+  trackerDies('agent-keyless-tracker-received', 'agent loop, keyless + lookup: tracker dies on receipt', 'keyless', 'received'),
+  trackerDies('agent-keyless-tracker-committed', 'agent loop, keyless + lookup: tracker dies after commit', 'keyless', 'committed'),
+  // The Temporal server dies at each point and comes back on its database file: the surviving worker
+  // finishes the run, or a fresh worker does (the worker died with the server).
+  serverDies('agent-server', 'agent loop, keyed: server dies, worker lives', 'worker-survives'),
+  serverDies('agent-server-worker', 'agent loop, keyed: server and worker die', 'worker-dies'),
+  // A receiver slower than the tool's timeout: the damage of a tracker that does not claim a key in
+  // flight, and of a lookup that trusts "not found" while the first request may still commit; then each fixed.
+  slow('agent-slow-unclaimed', 'agent loop, keyed: key not claimed in flight', 'slowKeyedUnclaimed', false, true),
+  slow('agent-slow', 'agent loop, keyed: 409 while the key is in flight', 'slowKeyed', false),
+  slow('agent-slow-keyless-silent', 'agent loop, keyless + lookup: no commit deadline', 'slowKeylessSilent', true, true),
+  slow('agent-slow-keyless', 'agent loop, keyless + lookup: waits out the deadline', 'slowKeyless', true),
+  // A person who answers "did it happen?" wrongly: harm where a person is asked (markers without keys,
+  // the keyless loop without lookup), none where keys leave nobody to ask.
+  { ...design('markers', 'markers, no keys: every answer wrong', 'keyless'), name: 'markers-wrong', person: 'wrong', group: PERSON_GROUP },
+  { ...design('keys-markers', 'keys and markers: every answer wrong', 'keyed'), name: 'keys-markers-wrong', person: 'wrong', group: PERSON_GROUP },
+  {
+    name: 'agent-keyless-wrong',
+    label: 'agent loop, keyless, no lookup: every answer wrong',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyless',
+    input: (base) => ({ ...base, keyless: true, lookup: false }),
+    person: 'wrong',
+    group: PERSON_GROUP,
+  },
+  {
+    name: 'agent-wrong',
+    label: 'agent loop, keyed: every answer wrong',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyed',
+    input: (base) => ({ ...base }),
+    person: 'wrong',
+    group: PERSON_GROUP,
+  },
+  // A person who denies both issues: the model is told, makes no comment on an issue that does not
+  // exist, and the tracker must stay empty.
+  {
+    name: 'agent-approval-denied',
+    label: 'agent loop, approval gate: every call denied',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyed',
+    input: (base) => ({ ...base, approve: ['create_issue'] }),
+    person: 'denies',
+    expects: [],
+    group: PERSON_GROUP,
+  },
+  // A model that answers a repeated conversation with other calls: a repeated turn leaves writes no
+  // reply in history accounts for (orphans); the loop that saves the reply before any tool runs never does.
+  fickle(design('turn', '', 'keyless'), 'turn-fickle', 'save once per turn: model changes its mind'),
+  fickle(design('reply', '', 'keyless'), 'reply-fickle', 'save after the reply: model changes its mind'),
+  fickle({ name: 'agent', label: '', workflowType: 'agentWorkflow', tracker: 'keyed', input: (base) => ({ ...base }) }, 'agent-fickle', 'agent loop, keyed: model changes its mind'),
+];
+
+/** The variants named in a comma-separated list, or all of them; an unknown name is an error that lists the known ones. */
+export function selectVariants(names?: string): Variant[] {
+  if (!names) return [...VARIANTS];
+  return names.split(',').map((raw) => {
+    const name = raw.trim();
+    const v = VARIANTS.find((x) => x.name === name);
+    if (!v) throw new Error(`unknown variant ${JSON.stringify(name)} (variants: ${VARIANTS.map((x) => x.name).join(', ')})`);
+    return v;
+  });
+}

@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { McpToolbox } from '../../activities/mcp-toolbox';
+import { runMain } from '../../common/cli';
+import { configFromEnv } from '../../common/config';
+import { loadMcpConfig } from '../../mcp/config';
+import { createAgentWorker } from '../../workers/create-worker';
+import { runCrashWorker } from '../worker/crash-worker';
+
+/**
+ * The agent's worker process under the sweep (see `runCrashWorker` for what every generation does).
+ * Environment: as `npm run worker`, plus the engine's variables and `WORKFLOW_BUNDLE` (optional path
+ * of a pre-built workflow bundle).
+ */
+async function main(): Promise<void> {
+  const config = configFromEnv();
+  const bundlePath = process.env.WORKFLOW_BUNDLE;
+  await runCrashWorker(
+    (settings) =>
+      createAgentWorker({
+        ...config,
+        ...settings,
+        workflowBundle: bundlePath ? { code: readFileSync(bundlePath, 'utf8') } : undefined,
+        mcp: config.mcpConfig ? new McpToolbox(loadMcpConfig(config.mcpConfig)) : undefined,
+      }),
+  );
+}
+
+runMain(main);

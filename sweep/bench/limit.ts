@@ -1,0 +1,58 @@
+import { agentGenerationEnv, runOptions } from '../agent/agent-suite';
+import { suiteRun } from '../engine/batch';
+import { Generation } from '../engine/generation';
+import { newScenario } from '../engine/scenario';
+import { cpuSeconds } from '../engine/timings';
+import type { Variant } from '../agent/rows';
+import type { World } from '../agent/world';
+
+/** What {@link measureLimit} found. */
+export interface Limit {
+  runs: number;
+  seconds: number;
+  runsPerSecond: number;
+  /** CPU seconds per run, by process. */
+  cpuPerRun: { worker: number; server: number | null; harness: number };
+}
+
+/**
+ * The machine's limit for a variant: clean runs per second that the sweep's own Temporal dev server
+ * and one worker process (the sweep's worker, tuning and scripted world) sustain with no kill at all.
+ * The worker is loaded first, then `runs` runs are started at once and timed until the last one ends.
+ */
+export async function measureLimit(world: World, variant: Variant, runs: number): Promise<Limit> {
+  const client = world.env.client;
+  const taskQueue = `limit-${Date.now()}`;
+  const gen = new Generation(agentGenerationEnv(world, taskQueue), { targets: {} }, `limit-${variant.name}`);
+  try {
+    await gen.ready;
+    const workerAtStart = cpuSeconds(gen.pid) ?? 0;
+    const serverAtStart = world.serverPid ? cpuSeconds(world.serverPid) : null;
+    const harnessAtStart = process.cpuUsage();
+    const started = performance.now();
+    gen.go();
+    const scenarios = Array.from({ length: runs }, () => newScenario(variant, 'clean', 'limit', [], []));
+    const tracker = world.trackers[variant.tracker];
+    await Promise.all(
+      scenarios.map(async (s) => {
+        const handle = await client.workflow.start(variant.workflowType, runOptions({ ...suiteRun(s, taskQueue, client), row: variant }, tracker.url));
+        await handle.result();
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const harness = process.cpuUsage(harnessAtStart);
+    const serverNow = world.serverPid ? cpuSeconds(world.serverPid) : null;
+    return {
+      runs,
+      seconds,
+      runsPerSecond: runs / seconds,
+      cpuPerRun: {
+        worker: ((cpuSeconds(gen.pid) ?? workerAtStart) - workerAtStart) / runs,
+        server: serverNow !== null && serverAtStart !== null ? (serverNow - serverAtStart) / runs : null,
+        harness: (harness.user + harness.system) / 1e6 / runs,
+      },
+    };
+  } finally {
+    await gen.kill();
+  }
+}

@@ -1,0 +1,137 @@
+import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { commaList, parseCommandLine, runMain, UsageError } from '../../common/cli';
+import { formatTable } from '../report/table';
+import { agentSuite } from '../agent/agent-suite';
+import { ConfigError, loadSweepConfig } from '../config/sweep-config';
+import { configRows, configSuite } from '../config/config-suite';
+import { DEFAULT_BATCH, DEFAULT_LANES, parseScenarioLabel, pickRows, runSweep, type SuiteFactory } from '../engine/passes';
+import { htmlReport } from '../report/html';
+import { jsonReport, rerunCommand } from '../report/json';
+import { formatTimings } from '../engine/timings';
+import { selectVariants } from '../agent/rows';
+
+const USAGE =
+  'npm run sweep -- (or: npx crash-sweep) [--config FILE] [--variant NAME,...] [--scenario N|N.M] [--full] [--json FILE] [--html FILE] [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N]';
+
+const HELP = `Kills a worker process at every crash point a clean run reaches (with --full, again at every point
+of its recovery too), and prints what the kills did: duplicates, missing effects, questions to a
+person, extra paid calls.
+Without --config: the agent loop and the five designs. With --config FILE: your own workflow
+(crash-sweep.config.ts; see "Sweep your own workflow" in the README).
+  --variant NAME,...   only these rows          --scenario N|N.M   one scenario (needs one --variant)
+  --full               the second pass too: every restart killed again at each of its points
+                       (the agent's whole table takes about 38 minutes on 2 cores; the first pass, 3)
+  --once               the first pass only (the default)
+  --json/--html FILE   every scenario, as data or as a page
+  --keep-server        keep the dev server and its Web UI after the sweep
+  --address HOST:PORT  sweep on an existing Temporal server (--namespace NS)
+  --batch N, --lanes N scenarios per worker process, batches in flight`;
+
+/**
+ * `npm run sweep`: the crash sweep, of the agent loop and the designs, or with `--config FILE` of a
+ * user's own workflow (`crash-sweep.config.ts`; also the `crash-sweep` bin). Progress goes to stderr, the table to stdout; `--json` writes
+ * every scenario, `--html` a page that shows them (one self-contained file). Exits 1 if any kill did not land, any run did not finish, or any history shows a
+ * timeout no kill caused.
+ */
+async function main(): Promise<void> {
+  const { values } = parseCommandLine(
+    process.argv.slice(2),
+    {
+      config: { type: 'string' },
+      variant: { type: 'string' },
+      scenario: { type: 'string' },
+      once: { type: 'boolean', default: false },
+      full: { type: 'boolean', default: false },
+      json: { type: 'string' },
+      html: { type: 'string' },
+      'keep-server': { type: 'boolean', default: false },
+      address: { type: 'string' },
+      namespace: { type: 'string' },
+      batch: { type: 'string', default: String(DEFAULT_BATCH) },
+      lanes: { type: 'string', default: String(DEFAULT_LANES) },
+      help: { type: 'boolean', default: false },
+    },
+    USAGE,
+  );
+  if (values.help) {
+    console.log(`usage: ${USAGE}\n\n${HELP}`);
+    return;
+  }
+  let variants;
+  let suite: SuiteFactory;
+  try {
+    if (values.config !== undefined) {
+      const { config, file } = loadSweepConfig(values.config);
+      variants = pickRows(configRows(config, file), values.variant ? commaList(values.variant) : undefined);
+      suite = configSuite(file);
+    } else {
+      variants = selectVariants(values.variant);
+      suite = agentSuite(variants);
+    }
+    if (values.scenario !== undefined) parseScenarioLabel(values.scenario);
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new UsageError((err as Error).message, USAGE);
+  }
+  if (values.once && values.full) throw new UsageError('--once and --full contradict each other: the first pass only, or both passes', USAGE);
+  if (values.scenario !== undefined && variants.length !== 1) throw new UsageError('--scenario needs exactly one --variant', USAGE);
+  if (values.address !== undefined && !/^[^\s:]+:\d+$/.test(values.address)) throw new UsageError(`bad --address ${values.address}: HOST:PORT`, USAGE);
+  if (values.address !== undefined && values['keep-server']) throw new UsageError('--keep-server keeps the sweep\'s own dev server: it cannot go with --address', USAGE);
+  const batchSize = Number(values.batch);
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new UsageError(`bad --batch ${values.batch}: a whole number of scenarios`, USAGE);
+  const lanes = Number(values.lanes);
+  if (!Number.isInteger(lanes) || lanes < 1) throw new UsageError(`bad --lanes ${values.lanes}: a whole number of batches in flight`, USAGE);
+
+  const started = Date.now();
+  const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)}s`;
+  const passes = values.full ? 'killed once and twice' : 'first pass only: killed once (--full kills every restart again)';
+  console.error(`crash sweep: ${variants.map((v) => v.name).join(', ')} (${passes})${values.address ? ` on ${values.address}` : ''}`);
+  const report = await runSweep({
+    suite,
+    rows: variants.map((v) => v.name),
+    // A scenario N.M is one of the second pass.
+    twice: values.full || (values.scenario !== undefined && parseScenarioLabel(values.scenario).second !== undefined),
+    batchSize,
+    lanes,
+    scenario: values.scenario,
+    address: values.address,
+    namespace: values.namespace,
+    keepServer: values['keep-server'],
+    progress: (line) => console.error(`[${elapsed()}] ${line}`),
+  });
+
+  console.log(formatTable(report.rows));
+  const total = report.scenarios.length;
+  console.error(
+    `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations${formatStats(report.stats)}${report.temporalKills > 0 ? `, ${report.temporalKills} Temporal server kills` : ''}`,
+  );
+  console.error(formatTimings(report));
+  const data = jsonReport(report, { existingServer: values.address !== undefined, config: values.config });
+  if (values.json) {
+    writeFileSync(values.json, JSON.stringify(data, null, 2));
+    console.error(`wrote ${total} scenarios to ${values.json}`);
+  }
+  if (values.html) {
+    writeFileSync(values.html, htmlReport(data));
+    console.error(`wrote the report to ${values.html}`);
+  }
+  const failed = report.scenarios.filter((s) => s.error);
+  for (const s of failed.slice(0, 20)) console.error(`error: ${s.id}: ${s.error}\n  again: ${rerunCommand(s.variant.name, s.kills.map((k) => k.index ?? 0), { config: values.config })}`);
+  if (report.kept) {
+    console.error(`the Temporal dev server is still running at ${report.kept.address}, Web UI at ${report.kept.ui}; Ctrl-C stops it`);
+    await once(process, 'SIGINT');
+    await report.kept.stop();
+  }
+  if (failed.length > 0) throw new Error(`${failed.length} scenario(s) failed: the table above does not count them`);
+}
+
+/** The suite's own figures, for the summary line (the agent's: MCP server and tracker kills, and the writes they cut off). */
+function formatStats(stats: Record<string, number>): string {
+  if ('mcpKills' in stats) {
+    return `, ${stats.mcpKills} MCP server kills cutting off ${stats.mcpWrites} writes, ${stats.trackerKills} tracker kills cutting off ${stats.trackerWrites}`;
+  }
+  return Object.entries(stats).map(([k, v]) => `, ${k} ${v}`).join('');
+}
+
+runMain(main);

@@ -1,0 +1,89 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { NO_SIGNALS } from '../../common/crash-points';
+import { tsxFlags } from '../../common/tsx';
+import { loadSweepConfig, type SweepConfig } from './sweep-config';
+import { crashSweepPlugin } from '../plugin/plugin';
+import type { SuiteFactory } from '../engine/passes';
+import type { SuiteRow, SweepSuite } from '../engine/suite';
+import { SERVER_DIES_WORKFLOW_TASK_TIMEOUT, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../worker/tuning';
+
+/** The rows a config declares: its `rows`, or one row named after the config (or its file). */
+export function configRows(config: SweepConfig, file: string): SuiteRow[] {
+  const name = config.name ?? path.basename(file).replace(/(\.crash-sweep)?\.config\.[cm]?[jt]s$|\.[cm]?[jt]s$/, '');
+  const rows = config.rows ?? [{ name, label: config.label }];
+  return rows.map((r) => ({
+    name: r.name,
+    label: r.label ?? r.name,
+    ...(r.slowActivities ? { slowActivities: r.slowActivities, retries: true } : {}),
+    ...(r.firstPassOnly ? { firstPassOnly: true } : {}),
+    ...(r.serverDies ? { serverDies: r.serverDies } : {}),
+  }));
+}
+
+/**
+ * A user's config file as a suite of the sweep engine: their services started by `setup`, their
+ * workflows bundled once with the crash-sweep plugin, worker processes that load the same file and
+ * make their activities, runs started by `start`, a scripted person at every `workflow.waiting`, and
+ * counts from `check`.
+ */
+export function configSuite(file: string): SuiteFactory {
+  return async (server) => {
+    const { config, file: abs } = loadSweepConfig(file);
+    const ready = (await config.setup?.()) ?? {};
+    const env = ready.env ?? {};
+    try {
+      const { code } = await bundleWorkflowCode({
+        workflowsPath: config.workflowsPath,
+        plugins: [crashSweepPlugin(config.points)],
+        logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
+      });
+      const bundle = path.join(server.dir, 'config-workflow-bundle.js');
+      writeFileSync(bundle, code);
+      const busy = new Set<Promise<void>>();
+      const failures: string[] = [];
+      const suite: SweepSuite = {
+        rows: configRows(config, abs),
+        worker: {
+          script: path.join(__dirname, 'worker-main.ts'),
+          execArgv: tsxFlags(),
+          env: { ...env, CRASH_SWEEP_CONFIG: abs, CRASH_SWEEP_BUNDLE: bundle },
+          cwd: path.dirname(abs),
+        },
+        start: (c, run) =>
+          config.start({ client: c, taskQueue: run.taskQueue, workflowId: run.workflowId, runId: run.runId, row: run.row.name,
+            workflowTaskTimeout: run.row.serverDies === 'worker-survives' ? SERVER_DIES_WORKFLOW_TASK_TIMEOUT : SWEEP_WORKFLOW_TASK_TIMEOUT,
+          }),
+        onPoint(run, event) {
+          if (event.name !== 'workflow.waiting' || !config.person) return;
+          const signals = event.detail.split(' ')[0].split(',').filter((s) => s !== NO_SIGNALS);
+          const work = config
+            .person({ client: run.client, workflowId: run.workflowId, runId: run.runId, row: run.row.name, signals })
+            .catch((err: Error) => void failures.push(`${run.workflowId}: the person failed: ${err.message}`));
+          busy.add(work);
+          void work.finally(() => busy.delete(work));
+        },
+        async settle() {
+          while (busy.size > 0) await Promise.allSettled([...busy]);
+        },
+        async check(run, result) {
+          const failed = failures.find((f) => f.startsWith(`${run.workflowId}:`));
+          if (failed) throw new Error(failed);
+          const c = await config.check({ client: run.client, workflowId: run.workflowId, runId: run.runId, row: run.row.name, result });
+          for (const k of ['dups', 'missing'] as const) {
+            if (!Number.isInteger(c?.[k]) || c[k] < 0) throw new Error(`check() must return { dups, missing } as whole numbers; it returned ${JSON.stringify(c)}`);
+          }
+          return c;
+        },
+        close: async () => {
+          await config.teardown?.();
+        },
+      };
+      return suite;
+    } catch (err) {
+      await config.teardown?.();
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,127 @@
+import path from 'node:path';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Duration } from '@temporalio/common';
+import type { CrashSweepPluginOptions } from '../plugin/plugin';
+import type { Counts } from '../engine/suite';
+
+/** What `start` gets: where and under which id to start the run. */
+export interface StartContext {
+  client: Client;
+  /** Start the run on this task queue: the sweep's worker processes poll it. */
+  taskQueue: string;
+  /** Start the run with this workflow id. */
+  workflowId: string;
+  /** A fresh id, unique in the sweep (handy for naming the run's records in your systems). */
+  runId: string;
+  /** The row being swept (see {@link SweepConfig.rows}). */
+  row: string;
+  /**
+   * Pass it as the run's `workflowTaskTimeout`: a task of a killed worker is retried after this long,
+   * not 10 s (in a `worker-survives` row, a minute: the live worker's parked task must not time out).
+   */
+  workflowTaskTimeout: Duration;
+}
+
+/** What `check` gets: the run, ended, and its result. */
+export interface CheckContext {
+  client: Client;
+  workflowId: string;
+  runId: string;
+  row: string;
+  /** What the workflow returned. */
+  result: unknown;
+}
+
+/** A run's damage, from your own systems' records: `dups` and `missing`, and any of the other counts. */
+export type CheckResult = Omit<Counts, 'details'>;
+
+/** What the scripted person gets when a run waits for a signal. */
+export interface PersonContext {
+  client: Client;
+  workflowId: string;
+  runId: string;
+  row: string;
+  /** The signals the workflow has handlers for, as the `workflow.waiting` point names them. */
+  signals: string[];
+}
+
+/** One crash-sweep config: a workflow, how to start it, and how to count what it did to the world. */
+export interface SweepConfig {
+  /** The row's name (for `--variant`). Default: the config file's name. */
+  name?: string;
+  /** The row's label in the table. Default: the name. */
+  label?: string;
+  /**
+   * Several rows from one file; each run gets its row's name. Default: one row. `slowActivities`: the
+   * activity types whose receiver, in this row, is slower than their timeout (they may time out in a
+   * live worker, and the audit accepts it for them alone); `firstPassOnly`: no second pass for the row;
+   * `serverDies`: the Temporal server is SIGKILLed at each point instead of the worker and restarted on
+   * its database file (`worker-survives`: the worker lives on, so your activities' start-to-close
+   * timeouts must outlast a batch's parking, a minute is safe; `worker-dies`: the worker dies too).
+   */
+  rows?: Array<{ name: string; label?: string; slowActivities?: string[]; firstPassOnly?: boolean; serverDies?: 'worker-survives' | 'worker-dies' }>;
+  /** Your workflows, as for `Worker.create`: `require.resolve('../workflows')`. */
+  workflowsPath: string;
+  /** Your activities; called in each worker process the sweep starts (after `setup`'s `env` is set). */
+  activities: () => object | Promise<object>;
+  /** Starts your services, in the sweep's process, before anything runs. `env` reaches every worker process. */
+  setup?: () => Promise<{ env?: Record<string, string> } | void> | { env?: Record<string, string> } | void;
+  /** Stops them. */
+  teardown?: () => Promise<void> | void;
+  /** Starts one run. */
+  start(ctx: StartContext): Promise<WorkflowHandle>;
+  /** Counts the damage of one ended run, from your systems' own records (ground truth, not the workflow's word). */
+  check(ctx: CheckContext): Promise<CheckResult> | CheckResult;
+  /**
+   * A scripted person: called each time a run's worker reports it waiting for a signal (again after a
+   * restart: send signals that are harmless to repeat).
+   */
+  person?(ctx: PersonContext): Promise<void>;
+  /** Which automatic points to record. Default: all. */
+  points?: CrashSweepPluginOptions;
+}
+
+/** Declares a config (for types; it returns what it is given). */
+export function defineSweep(config: SweepConfig): SweepConfig {
+  return config;
+}
+
+/** Thrown for a config file that is missing, does not load, or lacks what the sweep needs. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Loads a config file (`.ts` or `.js`; its default export, or `module.exports`), checking what the
+ * sweep needs. TypeScript loads through tsx, which every process of the sweep has registered.
+ */
+export function loadSweepConfig(file: string): { config: SweepConfig; file: string } {
+  const abs = path.resolve(file);
+  let mod: { default?: unknown } & Record<string, unknown>;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a user's file, loaded by path at run time (tsx compiles a .ts one)
+    mod = require(abs) as typeof mod;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'MODULE_NOT_FOUND' && e.message.includes(abs)) throw new ConfigError(`no config file at ${abs}`);
+    throw new ConfigError(`the config ${abs} did not load: ${e.message}`);
+  }
+  const config = (mod.default ?? mod) as Partial<SweepConfig>;
+  const wrong: string[] = [];
+  if (typeof config.workflowsPath !== 'string') wrong.push('workflowsPath (a path, e.g. require.resolve(\'./workflows\'))');
+  for (const fn of ['activities', 'start', 'check'] as const) if (typeof config[fn] !== 'function') wrong.push(`${fn} (a function)`);
+  for (const fn of ['setup', 'teardown', 'person'] as const) if (config[fn] !== undefined && typeof config[fn] !== 'function') wrong.push(`${fn} (a function, if given)`);
+  if (config.rows !== undefined && (!Array.isArray(config.rows) || config.rows.length === 0 || config.rows.some((r) => typeof r?.name !== 'string'))) {
+    wrong.push('rows (a list of { name, label? }, if given)');
+  }
+  for (const r of Array.isArray(config.rows) ? config.rows : []) {
+    if (r?.serverDies !== undefined && r.serverDies !== 'worker-survives' && r.serverDies !== 'worker-dies') {
+      wrong.push(`rows: ${JSON.stringify(r.name)} has serverDies ${JSON.stringify(r.serverDies)} (worker-survives or worker-dies, if given)`);
+    }
+  }
+  if (wrong.length > 0) throw new ConfigError(`the config ${abs} needs: ${wrong.join('; ')}. See "Sweep your own workflow" in the README.`);
+  return { config: config as SweepConfig, file: abs };
+}

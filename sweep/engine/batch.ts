@@ -1,0 +1,277 @@
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { auditHistory, type GenerationRecord } from './audit';
+import type { KillTarget } from '../worker/line-protocol';
+import { Generation, type GenerationEnv } from './generation';
+import type { Scenario } from './scenario';
+import type { SweepServer } from './sweep-server';
+import type { BatchPlan, SuiteRow, SuiteRun, SweepSuite } from './suite';
+import type { BatchTemporal } from './killable-server-host';
+import { cpuSeconds, type Timings } from './timings';
+
+/** What one batch needs besides its scenarios. */
+export interface BatchContext {
+  server: SweepServer;
+  /** The Temporal server the batch's runs live on: the sweep's own, or one it kills (rows with `serverDies`). */
+  temporal: BatchTemporal;
+  suite: SweepSuite;
+  timings: Timings;
+  /** The lane the batch runs in (a suite may keep per-lane resources, as the agent's MCP servers). */
+  lane: number;
+  /** The batch's own task queue, so that batches in other lanes never take its tasks. */
+  taskQueue: string;
+  /** Counts generations (for the label of plan files). */
+  counter: { generations: number };
+}
+
+/** What a suite knows of a scenario's run. */
+export function suiteRun(s: Scenario, taskQueue: string, client: Client): SuiteRun {
+  return { row: s.variant, workflowId: s.workflowId, runId: s.runId, tag: s.tag, taskQueue, client };
+}
+
+/** Where the generations of a task queue find the server, and how they start. */
+export function generationEnv(temporal: Pick<BatchTemporal, 'address' | 'namespace'>, dir: string, suite: SweepSuite, taskQueue: string, plan: BatchPlan = {}): GenerationEnv {
+  return {
+    temporalAddress: temporal.address,
+    namespace: temporal.namespace,
+    taskQueue,
+    dir,
+    worker: { ...suite.worker, env: { ...suite.worker.env, ...plan.env } },
+  };
+}
+
+/**
+ * Runs one batch: every run is started; each killed generation parks every run at its own point, and
+ * then it dies by one SIGKILL; or, in rows whose server dies (`serverDies`), the Temporal server does
+ * and comes back on its file, with the worker killed while it is down (`worker-dies`) or left alive to
+ * resume its parked runs (`worker-survives`). A last generation runs them all to the end. Each
+ * generation is launched while the one before it still works, so a kill is followed at once by a
+ * worker that is already loaded. A kill that did not land on its expected point marks the scenario as
+ * an error, never a pass.
+ */
+export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<void> {
+  const { server, suite, timings, temporal } = ctx;
+  const serverDies = batch[0].variant.serverDies;
+  if (batch.some((s) => s.variant.serverDies !== serverDies)) throw new Error('a batch mixes rows whose Temporal server dies with rows whose server does not');
+  if (serverDies && !temporal.restart) throw new Error(`rows whose Temporal server dies need a server the sweep may kill, not ${temporal.address}`);
+  const runsOf = new Map(batch.map((s) => [s.workflowId, suiteRun(s, ctx.taskQueue, temporal.client)]));
+  const plan = suite.batch ? await suite.batch(ctx.lane, [...runsOf.values()]) : {};
+  const env = generationEnv(temporal, server.dir, suite, ctx.taskQueue, plan);
+  const faults = Object.fromEntries(batch.filter((s) => s.variant.fault).map((s) => [s.workflowId, { name: s.variant.fault! }]));
+  const rounds = Math.max(...batch.map((s) => s.kills.length));
+  const targetsOf = (round: number) => {
+    const targets: Record<string, KillTarget> = {};
+    for (const s of batch) if (!s.error && s.kills.length > round) targets[s.workflowId] = s.kills[round];
+    return targets;
+  };
+  const generations: Generation[] = [];
+  const launch = (round: number) => {
+    ctx.counter.generations += 1;
+    const gen = new Generation(env, { targets: targetsOf(round), faults }, String(ctx.counter.generations));
+    gen.onEvent((workflowId, event) => {
+      const run = runsOf.get(workflowId);
+      if (run && (event.type === 'point' || event.type === 'parked')) suite.onPoint?.(run, event);
+    });
+    generations.push(gen);
+    return gen;
+  };
+  // The first generation loads while the runs are being started.
+  let next = launch(0);
+  let runs: RunWatch;
+  try {
+    runs = await timings.time('start', () => startRuns(batch, temporal.client, suite, runsOf));
+    const waitWhile = (gen: Generation, pending: () => Scenario[], ms: number) => waitForRuns(gen, plan, runs.ended, pending, ms);
+
+    for (let round = 0; round < rounds; round++) {
+      const killed = batch.filter((s) => !s.error && s.kills.length > round);
+      const gen = next;
+      if (!gen.goAt) {
+        await timings.time('launch', () => gen.ready);
+        gen.go();
+      }
+      const workerDies = serverDies !== 'worker-survives';
+      next = workerDies ? launch(round + 1) : gen;
+      const late = await timings.time('park', () =>
+        waitWhile(gen, () => killed.filter((s) => !gen.parked.has(s.workflowId) && !runs.ended.has(s.workflowId)), 120_000),
+      );
+      for (const s of late) s.error = `kill ${round + 1} never landed: the run did not reach ${JSON.stringify(s.kills[round])} in time`;
+      await timings.time('kill', () => endRound(gen, serverDies, temporal, timings, () => batch.filter((s) => !runs.ended.has(s.workflowId))));
+      checkLandings(killed, gen, round);
+      if (!workerDies) gen.resume(targetsOf(round + 1));
+    }
+
+    const last = next;
+    if (!last.goAt) {
+      await timings.time('launch', () => last.ready);
+      last.go();
+    }
+    await timings.time('finish', async () => {
+      const unfinished = await waitWhile(last, () => batch.filter((s) => !runs.ended.has(s.workflowId)), 300_000);
+      for (const s of unfinished) s.error ??= 'the run did not finish within 5 minutes of its last restart';
+      await suite.settle?.();
+    });
+    timings.workerCpu += cpuSeconds(last.pid) ?? 0;
+    await last.kill();
+  } finally {
+    await Promise.all(generations.map((g) => g.kill()));
+  }
+
+  for (const gen of generations.slice(1)) {
+    for (const s of batch) {
+      const first = gen.firstEventAt.get(s.workflowId);
+      if (first && gen.goAt) timings.resumed(first - gen.goAt);
+    }
+  }
+
+  await timings.time('count', () => countBatch(batch, temporal.client, suite, runsOf, generations, runs));
+}
+
+/**
+ * Ends a round once its runs are parked (or ended). Where only the worker dies: one SIGKILL. Where the
+ * server dies (`serverDies`): it is SIGKILLed and started again on its file, with the worker killed
+ * while it is down (`worker-dies`: so it never takes a task from the restarted server) or left alive
+ * (`worker-survives`: the caller resumes its runs). A dead worker's unfinished runs leave its sticky queue.
+ */
+async function endRound(gen: Generation, serverDies: SuiteRow['serverDies'], temporal: BatchTemporal, timings: Timings, unfinished: () => Scenario[]): Promise<void> {
+  const killWorker = async () => {
+    timings.workerCpu += cpuSeconds(gen.pid) ?? 0;
+    await gen.kill();
+  };
+  if (!serverDies) await killWorker();
+  else await temporal.restart!(serverDies === 'worker-dies' ? killWorker : undefined);
+  if (serverDies !== 'worker-survives') await moveOffDeadWorker(temporal.client, unfinished());
+}
+
+/** A run's end as its workflow result reports it. */
+type RunResult = { ok: true; value: unknown } | { ok: false; error: Error };
+
+/** Which runs of a batch have ended, and how. */
+interface RunWatch {
+  ended: Set<string>;
+  results: Map<string, Promise<RunResult>>;
+}
+
+/** Starts every run of a batch on its task queue, and watches each one's end from the start. */
+async function startRuns(batch: Scenario[], client: Client, suite: SweepSuite, runsOf: Map<string, SuiteRun>): Promise<RunWatch> {
+  const watch: RunWatch = { ended: new Set(), results: new Map() };
+  await Promise.all(
+    batch.map(async (s) => {
+      const run = runsOf.get(s.workflowId)!;
+      s.taskQueue = run.taskQueue;
+      s.client = client;
+      s.handle = await suite.start(client, run);
+      if (s.handle.workflowId !== s.workflowId) throw new Error(`the suite started ${s.handle.workflowId}, not the run's workflow id ${s.workflowId}`);
+      // A run that ends while it should be parked is a kill that did not land: its end is watched from the start.
+      watch.results.set(s.workflowId, resultOf(s.handle).finally(() => watch.ended.add(s.workflowId)));
+    }),
+  );
+  return watch;
+}
+
+/** gRPC status codes of a server that is down or did not answer in time. */
+const GRPC_UNAVAILABLE = 14;
+const GRPC_DEADLINE_EXCEEDED = 4;
+
+/** A run's result; asked again while its server does not answer (the harness killed it, and it comes back). */
+async function resultOf(handle: WorkflowHandle): Promise<RunResult> {
+  for (;;) {
+    try {
+      return { ok: true, value: await handle.result() };
+    } catch (err) {
+      const code = (err as { code?: number; cause?: { code?: number } }).cause?.code ?? (err as { code?: number }).code;
+      if (code !== GRPC_UNAVAILABLE && code !== GRPC_DEADLINE_EXCEEDED) return { ok: false, error: err as Error };
+      await sleep(50);
+    }
+  }
+}
+
+/**
+ * Waits while `pending` names runs, letting the suite act (`BatchPlan.poll`); returns the runs still
+ * pending after `ms`. A generation that dies on its own is an error of the harness, not of a scenario.
+ */
+async function waitForRuns(gen: Generation, plan: BatchPlan, ended: ReadonlySet<string>, pending: () => Scenario[], ms: number): Promise<Scenario[]> {
+  const deadline = Date.now() + ms;
+  const state = { isParked: (workflowId: string) => gen.parked.has(workflowId), ended };
+  for (;;) {
+    await plan.poll?.(state);
+    const waiting = pending();
+    if (waiting.length === 0 || Date.now() > deadline) return waiting;
+    if (!gen.alive) throw new Error(`a sweep worker died on its own:\n${gen.stderrTail()}`);
+    await sleep(25);
+  }
+}
+
+/** Each killed run must have been parked on the point it was meant to die at. */
+function checkLandings(killed: Scenario[], gen: Generation, round: number): void {
+  for (const s of killed) {
+    const at = gen.parked.get(s.workflowId);
+    if (!at) {
+      s.error ??= `kill ${round + 1} never landed: the run ended before reaching ${JSON.stringify(s.kills[round])}`;
+      continue;
+    }
+    s.landed.push(at);
+    const want = s.expected[round];
+    if (want && (want.name !== at.name || want.detail !== at.detail)) {
+      s.error = `kill ${round + 1} landed on ${at.name} (${at.detail}), expected ${want.name} (${want.detail})`;
+    }
+  }
+}
+
+/** Counts each finished run's effects through the suite, and checks its history: every timeout in it must be a kill's. */
+async function countBatch(
+  batch: Scenario[],
+  client: Client,
+  suite: SweepSuite,
+  runsOf: Map<string, SuiteRun>,
+  generations: Generation[],
+  runs: RunWatch,
+): Promise<void> {
+  const last = generations[generations.length - 1];
+  const records: GenerationRecord[] = generations.map((g) => ({ identity: g.identity, killedAt: g === last ? 0 : g.killedAt, parked: new Set(g.parked.keys()) }));
+  await Promise.all(
+    batch.map(async (s) => {
+      s.finalPoints = last.points.get(s.workflowId) ?? [];
+      const slow = new Set(s.variant.slowActivities ?? []);
+      for (const g of generations) {
+        const late = g.late.get(s.workflowId)?.find((l) => !slow.has(l.activityType));
+        if (late) s.error ??= `a live activity outlived its timeout (${late.detail}): the machine was too slow for the sweep's timeouts`;
+      }
+      delete s.handle;
+      if (!runs.ended.has(s.workflowId)) return;
+      const result = await runs.results.get(s.workflowId)!;
+      if (!result.ok) {
+        const cause = (result.error as Error & { cause?: Error }).cause;
+        s.error ??= `the run failed: ${result.error.message}${cause ? `: ${cause.message}` : ''}`;
+        return;
+      }
+      const history = await client.workflow.getHandle(s.workflowId).fetchHistory();
+      const problems = auditHistory(s.workflowId, history.events ?? [], records, slow);
+      if (problems.length > 0) s.error ??= `not caused by a kill: ${problems.join('; ')}`;
+      try {
+        const c = await suite.check(runsOf.get(s.workflowId)!, result.value);
+        s.outcome = { dups: c.dups, missing: c.missing, orphans: c.orphans ?? 0, asks: c.asks ?? 0, calls: c.calls ?? 0, approvals: c.approvals ?? 0, ...(c.details ? { details: c.details } : {}) };
+      } catch (err) {
+        s.error ??= `counting its effects failed: ${(err as Error).message}`;
+      }
+    }),
+  );
+}
+
+/**
+ * Takes runs off a dead worker's sticky queue. The server would otherwise keep sending their next
+ * workflow task there for up to 10 s after the worker's last poll, each one waiting out a sticky
+ * schedule-to-start timeout and adding an event whose presence depends on the clock; after this the
+ * next task goes straight to the batch's task queue and the next generation.
+ */
+async function moveOffDeadWorker(client: Client, runs: Scenario[]): Promise<void> {
+  await Promise.all(
+    runs.map((s) =>
+      client.workflowService
+        .resetStickyTaskQueue({ namespace: client.options.namespace, execution: { workflowId: s.workflowId } })
+        .catch(() => {}), // the run ended meanwhile
+    ),
+  );
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,40 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { AGENT_SEARCH_ATTRIBUTES } from '../../common/search-attributes';
+import { devServerExecutable } from '../../common/temporal-cli';
+import { SWEEP_DEV_SERVER_FLAGS } from './killable-server-host';
+
+/**
+ * Hosts the sweep's Temporal dev server in a process of its own (started by `TestWorkflowEnvironment.createLocal`,
+ * with the local `temporal` CLI when there is one). The dev server prints a banner with random ports
+ * to the stdout it inherits; here that stdout is discarded, so the sweep's own stdout holds only its
+ * table and two sweeps print the same bytes. The address goes to the parent over IPC; the server is
+ * torn down when the parent says so or goes away.
+ */
+async function main(): Promise<void> {
+  const ui = process.argv.includes('--ui');
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      ...(ui ? { ui: true } : {}), // the UI listens on the server's port + 1000
+      executable: devServerExecutable(),
+      log: { format: 'pretty', level: 'error' },
+      searchAttributes: [...AGENT_SEARCH_ATTRIBUTES],
+      extraArgs: SWEEP_DEV_SERVER_FLAGS,
+    },
+  });
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await env.teardown();
+    process.exit(0);
+  };
+  process.on('message', (m) => m === 'stop' && void stop());
+  process.on('disconnect', () => void stop());
+  const uiPort = ui ? Number(env.address.split(':').pop()) + 1000 : undefined;
+  process.send!({ address: env.address, uiPort });
+}
+
+main().catch((err: Error) => {
+  console.error(err.message);
+  process.exit(1);
+});

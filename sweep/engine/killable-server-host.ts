@@ -1,0 +1,162 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import net from 'node:net';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { devServerSearchAttributeFlags } from '../../common/search-attributes';
+import { devServerExecutable } from '../../common/temporal-cli';
+
+/**
+ * The dev server's flags for a sweep: one partition per task queue, so a task reaches the one worker
+ * at once with no forwarding between partitions.
+ */
+export const SWEEP_DEV_SERVER_FLAGS = [
+  '--dynamic-config-value', 'matching.numTaskqueueReadPartitions=1',
+  '--dynamic-config-value', 'matching.numTaskqueueWritePartitions=1',
+];
+
+/** The Temporal server a batch's runs live on, and how to kill it when the batch's rows say so. */
+export interface BatchTemporal {
+  address: string;
+  namespace: string;
+  client: Client;
+  /**
+   * SIGKILLs the server, does `whileDown` (the harness kills the worker too), and starts the server
+   * again on its database file and port. Absent for a server the sweep may not kill.
+   */
+  restart?(whileDown?: () => Promise<void>): Promise<void>;
+}
+
+/**
+ * A Temporal dev server the sweep kills (issue 10.2): `temporal server start-dev` on a SQLite file of
+ * its own (`--db-filename`), which outlives the process, SIGKILLed when the harness says and started
+ * again on the same file and the same port, so its workers and clients reconnect to the address they
+ * know. Its client reconnects by itself.
+ */
+export class TemporalProcess implements BatchTemporal {
+  readonly namespace = 'default';
+  /** How many times it was SIGKILLed. */
+  kills = 0;
+  private proc: ChildProcess | null = null;
+  private log = '';
+  private connection!: Connection;
+  client!: Client;
+
+  private constructor(
+    private readonly dbFile: string,
+    private readonly port: number,
+  ) {}
+
+  /** Starts a dev server on `DIR/temporal-LABEL.db` and a free port, and connects a client. */
+  static async start(dir: string, label: string): Promise<TemporalProcess> {
+    const server = new TemporalProcess(path.join(dir, `temporal-${label}.db`), await freePort());
+    await server.spawn();
+    server.connection = await Connection.connect({ address: server.address });
+    server.client = new Client({ connection: server.connection });
+    await server.serving();
+    return server;
+  }
+
+  get address(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  /** The server's process id (for its CPU time); `null` when it is not running. */
+  get pid(): number | null {
+    return this.proc?.pid ?? null;
+  }
+
+  /** SIGKILLs the server (nothing of it is flushed or closed), does `whileDown`, and starts it again on its file and port. */
+  async restart(whileDown?: () => Promise<void>): Promise<void> {
+    await this.kill();
+    this.kills += 1;
+    await whileDown?.();
+    await this.spawn();
+    await this.serving();
+  }
+
+  /** Stops the server and closes the client. */
+  async close(): Promise<void> {
+    await this.connection.close().catch(() => {});
+    await this.kill();
+  }
+
+  private async kill(): Promise<void> {
+    const proc = this.proc;
+    this.proc = null;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = once(proc, 'exit');
+    proc.kill('SIGKILL');
+    await exited;
+  }
+
+  private async spawn(): Promise<void> {
+    const args = [
+      'server', 'start-dev',
+      '--db-filename', this.dbFile,
+      '--ip', '127.0.0.1',
+      '--port', String(this.port),
+      '--headless',
+      '--log-level', 'error',
+      // As the sweep's trackers: a commit is in the file (the OS's cache) when the server answers, which
+      // any process kill leaves intact; only the WAL's checkpoints wait for the disk (not a power cut).
+      '--sqlite-pragma', 'journal_mode=wal',
+      '--sqlite-pragma', 'synchronous=normal',
+      ...devServerSearchAttributeFlags(),
+      ...SWEEP_DEV_SERVER_FLAGS,
+    ];
+    const proc = spawn(devServerExecutable().path, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.proc = proc;
+    // A sweep that exits without closing (an uncaught error) takes its server with it.
+    const orphan = () => proc.kill('SIGKILL');
+    process.once('exit', orphan);
+    proc.once('exit', () => process.removeListener('exit', orphan));
+    proc.stderr!.on('data', (chunk: Buffer) => {
+      this.log = (this.log + chunk.toString()).slice(-10_000);
+    });
+    await this.until('listen', () => canConnect(this.port));
+  }
+
+  /** Waits until the server answers for its namespace (a server that listens may not serve yet). */
+  private async serving(): Promise<void> {
+    await this.until('serve', () =>
+      this.connection
+        .withDeadline(Date.now() + 1_000, () => this.connection.workflowService.describeNamespace({ namespace: this.namespace }))
+        .then(() => true, () => false),
+    );
+  }
+
+  private async until(what: string, ok: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const proc = this.proc;
+      if (!proc || proc.exitCode !== null || proc.signalCode !== null) throw new Error(`the Temporal dev server on ${this.dbFile} exited as it started:\n${this.log}`);
+      if (await ok()) return;
+      if (Date.now() > deadline) throw new Error(`the Temporal dev server on ${this.dbFile} did not ${what} within 60 s:\n${this.log}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+}
+
+/** Whether something accepts TCP connections on the port. */
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** A TCP port nobody listens on now. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as net.AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { KillTarget } from '../worker/line-protocol';
+import type { SeenPoint } from './generation';
+import type { SuiteRow } from './suite';
+
+/** Which pass a scenario belongs to: the clean run that records the points, or a run killed once or twice. */
+export type Pass = 'clean' | 'once' | 'twice';
+
+/** What the world looked like after a scenario, counted by the suite from its receivers' records. */
+export interface Outcome {
+  dups: number;
+  missing: number;
+  orphans: number;
+  asks: number;
+  /** Paid calls (model calls) the run made. */
+  calls: number;
+  /** Approvals the run requested. */
+  approvals: number;
+  /** Whatever else the suite counted (the agent: issues, comments). */
+  details?: Record<string, number>;
+}
+
+/** One run of a row, killed at zero, one or two points. */
+export interface Scenario {
+  /** Unique in a sweep: `ROW PASS LABEL`, where the label is the kill indexes (`3`, `3.7`). */
+  id: string;
+  /** The row of the table it counts in. */
+  variant: SuiteRow;
+  pass: Pass;
+  /** Where each killed generation parks the run, in order. */
+  kills: KillTarget[];
+  /** The point each kill must land on (from the clean run, then from the first restart). */
+  expected: SeenPoint[];
+  /** Where each kill did land. */
+  landed: SeenPoint[];
+  runId: string;
+  workflowId: string;
+  /** A name unique in the sweep, for the run's own corner of a receiver (the agent's repository). */
+  tag: string;
+  /** The task queue of the batch it ran in. */
+  taskQueue?: string;
+  /** Points the last generation (the one that finished the run) reached, in order. */
+  finalPoints: SeenPoint[];
+  outcome?: Outcome;
+  error?: string;
+  handle?: WorkflowHandle;
+  /** The client of the Temporal server it ran on (the sweep's own, or one the sweep kills). */
+  client?: Client;
+}
+
+let scenarioCounter = 0;
+
+/** A new scenario of a row with a fresh run id. */
+export function newScenario(variant: SuiteRow, pass: Pass, label: string, kills: KillTarget[], expected: SeenPoint[]): Scenario {
+  const runId = randomUUID();
+  scenarioCounter += 1;
+  const tag = `${variant.name}-${pass}-${scenarioCounter}`;
+  return {
+    id: `${variant.name} ${pass} ${label}`,
+    variant,
+    pass,
+    kills,
+    expected,
+    landed: [],
+    runId,
+    workflowId: `sweep-${tag}-${runId.slice(0, 8)}`,
+    tag,
+    finalPoints: [],
+  };
+}

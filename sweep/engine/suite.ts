@@ -1,0 +1,127 @@
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { CrashEvent } from '../worker/line-protocol';
+
+/**
+ * What the sweep engine needs from the thing it sweeps. The engine records points, runs generations
+ * of worker processes, kills them, audits histories and prints the table; a suite says which runs to
+ * start, how its worker processes start, and how to count the damage from its own systems. The agent
+ * loop and the five designs are one suite (`agent/agent-suite.ts`); a user's `crash-sweep.config.ts` is
+ * another (`config/config-suite.ts`).
+ */
+export interface SweepSuite<R extends SuiteRow = SuiteRow> {
+  /** The rows of the table, in order: each is swept on its own. */
+  rows: readonly R[];
+  /** How a worker process (a generation) starts: `node [...execArgv] script`, with `env` besides the engine's variables. */
+  worker: WorkerLaunch;
+  /** What a batch of runs needs besides the worker (extra variables, something to do while the engine waits). */
+  batch?(lane: number, runs: SuiteRun<R>[]): Promise<BatchPlan>;
+  /** Starts one run (on `run.client`). */
+  start(client: Client, run: SuiteRun<R>): Promise<WorkflowHandle>;
+  /** Sees every point a worker reports for a run (a scripted person answers here). */
+  onPoint?(run: SuiteRun<R>, event: PointEvent): void;
+  /** Resolves when all the work `onPoint` started has been done. */
+  settle?(): Promise<void>;
+  /** Counts a finished run's damage from the receivers' own records; throws if the run is not countable. */
+  check(run: SuiteRun<R>, result: unknown): Promise<Counts>;
+  /** The suite's own figures for the report (the agent's: MCP server kills). */
+  stats?(): Record<string, number>;
+  /** Stops what the suite started. */
+  close?(): Promise<void>;
+}
+
+/** One row of the table. */
+export interface SuiteRow {
+  /** Its name, for `--variant`. */
+  name: string;
+  /** Its label in the table. */
+  label: string;
+  /** What fails in it besides the worker (the table groups rows under a heading per group). Default: the worker only. */
+  group?: string;
+  /**
+   * A fault to inject: the first time each call (each point detail) of a run reaches this point in a
+   * worker process, the point throws, as a tool whose server died mid-call would. Default none.
+   */
+  fault?: string;
+  /** A clean run of this row may retry an activity (it injects a fault, or kills a server of its own). Default `false`. */
+  retries?: boolean;
+  /**
+   * Activity types whose receiver, in this row, is slower than their timeout: they may time out in a
+   * live worker, and the audit and the lateness check accept it for them (for no other type). Default none.
+   */
+  slowActivities?: readonly string[];
+  /**
+   * The row's fault does damage with no kill at all (a slow receiver without key claims): its clean run
+   * may leave duplicates, losses, orphans or questions, and every scenario counts them too. Default
+   * `false`: a clean run must leave none, so that all the damage in the table is the kills'.
+   */
+  damagedWithoutKills?: boolean;
+  /**
+   * Swept in the first pass only, even when the sweep makes a second: the row's restarts are too long
+   * for the second pass's batches (a run parked early waits while the rest of its batch parks, and an
+   * activity with few retries runs out of them meanwhile). Default `false`.
+   */
+  firstPassOnly?: boolean;
+  /**
+   * The Temporal server dies at each kill (issue 10.2): the row's runs live on a dev server of their
+   * own, on a database file, which the harness SIGKILLs at the kill's point and starts again on the
+   * same file and port. `worker-survives`: the worker is not killed; its parked runs go on once the
+   * server is back (their timeouts must outlast a batch's parking: nothing may time out in a live
+   * worker). `worker-dies`: the worker is killed too, while the server is down, and a fresh one
+   * finishes the run. Default: only the worker dies.
+   */
+  serverDies?: 'worker-survives' | 'worker-dies';
+}
+
+/** A run the engine started for a scenario. */
+export interface SuiteRun<R extends SuiteRow = SuiteRow> {
+  row: R;
+  workflowId: string;
+  /** A fresh id for the run (the agent's run id, from which its idempotency keys are made). */
+  runId: string;
+  /** A name unique in the sweep, for the run's own corner of a receiver (the agent's repository). */
+  tag: string;
+  taskQueue: string;
+  /** A client of the Temporal server the run lives on (signal it, read its history here). */
+  client: Client;
+}
+
+/** A worker process's command: the script and Node flags, and its environment besides the engine's. */
+export interface WorkerLaunch {
+  script: string;
+  execArgv?: string[];
+  env?: Record<string, string>;
+  /** Its working directory. Default: this package's root. */
+  cwd?: string;
+}
+
+/** What one batch adds. */
+export interface BatchPlan {
+  /** More variables for the batch's worker processes. */
+  env?: Record<string, string>;
+  /** Called every 25 ms while the engine waits for the batch's runs (the agent kills its MCP servers here). */
+  poll?(state: { isParked(workflowId: string): boolean; ended: ReadonlySet<string> }): Promise<void>;
+}
+
+/** A crash point a worker reported for a run (reached, or parked at). */
+export type PointEvent = Extract<CrashEvent, { type: 'point' | 'parked' }>;
+
+/**
+ * A run's damage, counted from ground truth. The table shows the counts as they are, but `calls` and
+ * `approvals` beyond what the row's clean run made.
+ */
+export interface Counts {
+  /** Effects that happened more than once (each extra copy counts). */
+  dups: number;
+  /** Effects that should have happened and did not. */
+  missing: number;
+  /** Effects nothing in the run accounts for (a call of a model reply the run did not keep). Default 0. */
+  orphans?: number;
+  /** Questions put to a person. Default 0. */
+  asks?: number;
+  /** Paid calls made (model calls). Default 0. */
+  calls?: number;
+  /** Approvals requested. Default 0. */
+  approvals?: number;
+  /** Anything else worth keeping in the JSON report (issues, comments...). */
+  details?: Record<string, number>;
+}

@@ -1,0 +1,70 @@
+import type { ActivityInterceptorsFactory, BundleOptions, BundlerPlugin, WorkerOptions, WorkerPlugin } from '@temporalio/worker';
+import { crashPoint, type PointName } from '../../common/crash-points';
+import { watchHttp } from './http-points';
+
+/** Which automatic points the plugin records. Every one is on unless turned off. */
+export interface CrashSweepPluginOptions {
+  /** `activity.started <type>` and `activity.returned <type>`. */
+  activities?: boolean;
+  /** `http.accepted <METHOD host path>` for requests made by activities (`fetch` and `node:http`). */
+  http?: boolean;
+  /** `workflow.waiting <signals>` when a workflow task leaves the run blocked on a condition (else such tasks are `workflow.decided`). */
+  waits?: boolean;
+}
+
+/** Reports `activity.started` before the user's function runs, and `activity.returned` when it has its result. */
+const activityPoints: ActivityInterceptorsFactory = (ctx) => ({
+  inbound: {
+    async execute(input, next) {
+      const where = { workflowId: ctx.info.workflowExecution?.workflowId ?? '', detail: ctx.info.activityType };
+      await crashPoint('activity.started', where);
+      const result = await next(input);
+      await crashPoint('activity.returned', where);
+      return result;
+    },
+  },
+});
+
+/**
+ * The crash sweep's worker plugin: records crash points in any worker, for any workflow and any
+ * activities, with no change to their code. Outside a sweep nothing listens and every point is one
+ * function call. Give it to `Worker.create({ plugins: [crashSweepPlugin()] })` (the sweep's own worker
+ * processes do), or to `bundleWorkflowCode` for a pre-built bundle.
+ *
+ * Points: `activity.started`, `http.accepted`, `activity.returned` in activities;
+ * `workflow.decided` and `workflow.waiting` in workflow tasks (through the `crashPoints` sink, which
+ * the worker runs after an activation and before it reports the task).
+ */
+export function crashSweepPlugin(options: CrashSweepPluginOptions = {}): WorkerPlugin & BundlerPlugin {
+  const { activities = true, http = true, waits = true } = options;
+  const workflowModules = [require.resolve(waits ? './workflow-wait-interceptors' : './workflow-interceptors')];
+  return {
+    name: 'crash-sweep',
+    configureWorker(worker: WorkerOptions): WorkerOptions {
+      if (http) watchHttp();
+      const interceptors = worker.interceptors ?? {};
+      return {
+        ...worker,
+        interceptors: {
+          ...interceptors,
+          activity: [...(interceptors.activity ?? []), ...(activities ? [activityPoints] : [])],
+          // With a pre-built bundle the modules are in it already (see configureBundler).
+          workflowModules: worker.workflowsPath ? [...(interceptors.workflowModules ?? []), ...workflowModules] : interceptors.workflowModules,
+        },
+        sinks: {
+          ...worker.sinks,
+          crashPoints: {
+            reached: {
+              // Awaited before the workflow task is reported, so a harness can park a decided task here.
+              fn: (info, name: string, detail: string) => crashPoint(name as PointName, { workflowId: info.workflowId, detail }),
+              callDuringReplay: false,
+            },
+          },
+        },
+      };
+    },
+    configureBundler(bundle: BundleOptions): BundleOptions {
+      return { ...bundle, workflowInterceptorModules: [...(bundle.workflowInterceptorModules ?? []), ...workflowModules] };
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import type { WorkflowInterceptorsFactory } from '@temporalio/workflow';
+import { maybeGetActivator } from '@temporalio/workflow/lib/global-attributes';
+import { NO_SIGNALS } from '../../common/crash-points';
+import { crashPoints } from '../../common/crash-sink';
+
+/**
+ * Commands that change nothing a kill could repeat: those that publish what the run waits for (memo,
+ * search attributes), and the marker that records which version of the code made the history (a patch).
+ */
+const BOOKKEEPING = new Set(['modifyWorkflowProperties', 'upsertWorkflowSearchAttributes', 'setPatchMarker']);
+
+/**
+ * The signals a workflow waits for, if this activation leaves it blocked on `condition()` with no
+ * activity or child workflow in flight (a person is to act); `null` if it is not waiting. Read from
+ * the SDK's workflow state (`@temporalio/workflow` 1.24); `test/config-sweep.e2e.test.ts` fails if
+ * that state moves.
+ */
+function waitingFor(): string[] | null {
+  const activator = maybeGetActivator() as
+    | { blockedConditions?: Map<number, unknown>; signalHandlers?: Map<string, unknown>; completions?: Record<string, Map<number, unknown>> }
+    | undefined;
+  if (!activator?.blockedConditions || activator.blockedConditions.size === 0) return null;
+  const inFlight = ['activity', 'childWorkflowComplete', 'childWorkflowStart'].some((k) => (activator.completions?.[k]?.size ?? 0) > 0);
+  return inFlight ? null : [...(activator.signalHandlers?.keys() ?? [])].sort();
+}
+
+/**
+ * The workflow-side crash points, for any workflow.
+ *
+ * `workflow.decided <commands>`: at the end of every activation that made commands (not a query, not
+ * a cache eviction), the workflow task has made its commands and the worker has not yet reported them.
+ * A task that decides nothing (it only waits, say for a person, and publishes that in its memo) is
+ * not a point of its own: a kill there leaves the world as a kill at the point the task passed just
+ * before, and whether such a task happens at all depends on when a signal arrives. For the same reason
+ * bookkeeping commands are left out of a point's detail.
+ *
+ * With `waits`, `workflow.waiting <signals>` instead, when the activation leaves the workflow blocked
+ * on a condition: the run waits for a person, and a scripted person answers at this point.
+ */
+export function decisionPoints(waits: boolean): WorkflowInterceptorsFactory {
+  return () => {
+    let decides = false;
+    return {
+      internals: [
+        {
+          activate(input, next) {
+            const jobs = input.activation.jobs ?? [];
+            decides = jobs.some((job) => !job.queryWorkflow && !job.removeFromCache);
+            return next(input);
+          },
+          concludeActivation(input, next) {
+            if (!decides) return next(input);
+            const kinds = input.commands.map((c) => Object.keys(c).find((k) => k !== 'userMetadata') ?? '?').filter((k) => !BOOKKEEPING.has(k));
+            const signals = waits ? waitingFor() : null;
+            if (signals) crashPoints.reached('workflow.waiting', [signals.join(',') || NO_SIGNALS, ...kinds].join(' '));
+            else if (kinds.length > 0) crashPoints.reached('workflow.decided', kinds.join(','));
+            return next(input);
+          },
+        },
+      ],
+    };
+  };
+}
+
+/** The agent's workflow interceptors: `workflow.decided` only (its waits have hand-placed points). */
+export const interceptors = decisionPoints(false);

@@ -1,0 +1,50 @@
+import type { SweepReport } from '../engine/passes';
+import type { Scenario } from '../engine/scenario';
+
+/** How a sweep was run, for the command that runs one of its scenarios again. */
+export interface RerunOptions {
+  /** It ran on an existing server: no dev server to keep. */
+  existingServer?: boolean;
+  /** It swept a config file. */
+  config?: string;
+}
+
+/**
+ * The command that runs one scenario again, alone (its kill indexes are its label: `3`, `3.7`), with
+ * its server kept for a look in the Web UI unless the sweep ran on an existing server.
+ */
+export function rerunCommand(variant: string, kills: number[], options: RerunOptions = {}): string {
+  const config = options.config ? ` --config ${options.config}` : '';
+  const command = `npm run sweep --${config} --variant ${variant} --scenario ${kills.join('.')}`;
+  return options.existingServer ? command : `${command} --keep-server`;
+}
+
+const killIndexes = (s: Scenario) => s.kills.map((k) => k.index ?? 0);
+
+/** The sweep's findings as data (`--json`), and what the HTML report draws. */
+export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {
+  const scenarios = report.scenarios.map((s) => {
+    const o = s.outcome;
+    const notable = !!s.error || !o || o.dups > 0 || o.missing > 0 || o.orphans > 0 || o.asks > 0;
+    return {
+      id: s.id,
+      variant: s.variant.name,
+      pass: s.pass,
+      /** The kill indexes: `[N]` once, `[N, M]` twice. */
+      kills: killIndexes(s),
+      runId: s.runId,
+      workflowId: s.workflowId,
+      taskQueue: s.taskQueue ?? null,
+      killedAt: s.landed,
+      expected: s.expected,
+      restartPoints: s.finalPoints,
+      outcome: o ?? null,
+      error: s.error ?? null,
+      ...(notable ? { rerun: rerunCommand(s.variant.name, killIndexes(s), rerun) } : {}),
+    };
+  });
+  return { rows: report.rows, points: report.points, seconds: report.seconds, rerun, scenarios };
+}
+
+export type JsonReport = ReturnType<typeof jsonReport>;
+export type JsonScenario = JsonReport['scenarios'][number];

@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs';
+import readline from 'node:readline';
+import { NativeConnection, type ActivityInterceptorsFactory, type Worker, type WorkerOptions } from '@temporalio/worker';
+import { setCrashHook } from '../../common/crash-points';
+import { LINE_PREFIX, matches, type CrashEvent, type CrashPlan } from './line-protocol';
+import { FINISHING_WORKFLOW_TASKS, SWEEP_WORKER_TUNING } from './tuning';
+
+/**
+ * Points reached in workflow code (through a sink) rather than in an activity. A workflow task that
+ * runs again passes them again with no activity between; see {@link installCrashHook}.
+ */
+const WORKFLOW_SIDE = new Set(['workflow.decided', 'workflow.waiting', 'question.asked', 'approval.pending']);
+
+/** What a crash worker's `build` gets: the engine's settings for the worker it makes. */
+export interface CrashWorkerSettings {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  /** The identity the server records for this process's tasks (`gen-LABEL@PID`), if the harness named one. */
+  identity?: string;
+  /** Cache and concurrency settings for a process that parks many runs at once. */
+  tuning: Partial<WorkerOptions>;
+  /** Reports activities that outlive their timeout: give it to the worker. */
+  activityInterceptors: ActivityInterceptorsFactory[];
+}
+
+/** Prints one event of the line protocol on stdout. */
+function emit(event: CrashEvent): void {
+  process.stdout.write(`${LINE_PREFIX}${JSON.stringify(event)}\n`);
+}
+
+/** What the harness can do to a crash hook after it is installed. */
+export interface CrashHookControl {
+  /**
+   * Lets every parked workflow go on from where it waits (the worker survived what the harness killed,
+   * the Temporal server), with `targets` as the plan from now on. A resumed run counts its points from
+   * 1 again, as in a new generation, so a second kill's target is written the same way.
+   */
+  resume(targets: CrashPlan['targets']): void;
+}
+
+/**
+ * Records every crash point this process reaches (a workflow task that runs again reports its points
+ * once), and parks each workflow named in the plan at its target: that call does not return, and every
+ * later point of the same workflow parks too, so nothing more happens for it until the harness
+ * SIGKILLs the process, or resumes the run ({@link CrashHookControl.resume}). Other workflows keep
+ * running, so many scenarios can share one process.
+ */
+export function installCrashHook(plan: CrashPlan): CrashHookControl {
+  let targets = plan.targets;
+  const counts = new Map<string, number>();
+  // Each parked workflow, with the calls it holds (resolved by a resume).
+  const parked = new Map<string, Array<() => void>>();
+  const faulted = new Set<string>();
+  // Workflow-side points each run has passed since its last activity-side point.
+  const decidedSince = new Map<string, Set<string>>();
+
+  setCrashHook((name, { workflowId, detail }) => {
+    // A workflow task that runs again because its first attempt was lost (its worker died, or the
+    // server dropped its completion under load) passes the same workflow-side points again, with no
+    // activity between. Those are the same boundaries: they keep their index and are reported once,
+    // so the points a run reaches do not depend on how busy the machine was.
+    const seen = decidedSince.get(workflowId) ?? new Set<string>();
+    decidedSince.set(workflowId, seen);
+    const workflowSide = WORKFLOW_SIDE.has(name);
+    const repeat = workflowSide && seen.has(`${name} ${detail}`);
+    if (workflowSide) seen.add(`${name} ${detail}`);
+    else seen.clear();
+    const held = parked.get(workflowId);
+    if (held) return new Promise<void>((resolve) => held.push(resolve));
+    const index = (counts.get(workflowId) ?? 0) + (repeat ? 0 : 1);
+    counts.set(workflowId, index);
+    const target = targets[workflowId];
+    if (!repeat && target && matches(target, index, name, detail)) {
+      emit({ type: 'parked', workflowId, index, name, detail });
+      return new Promise<void>((resolve) => parked.set(workflowId, [resolve]));
+    }
+    if (!repeat) emit({ type: 'point', workflowId, index, name, detail });
+    const fault = plan.faults?.[workflowId];
+    if (fault && fault.name === name && !faulted.has(`${workflowId} ${detail}`)) {
+      faulted.add(`${workflowId} ${detail}`);
+      throw new Error(`tool server died mid-call at ${name} (${detail})`);
+    }
+  });
+
+  return {
+    resume(next) {
+      targets = next;
+      const waiting = [...parked];
+      parked.clear();
+      for (const [workflowId, calls] of waiting) {
+        counts.set(workflowId, 0);
+        for (const go of calls) go();
+      }
+    },
+  };
+}
+
+/**
+ * Reports every activity that ran past its start-to-close timeout, or that the server cancelled as
+ * timed out or unknown: the server gave up on a live attempt and may have started another, so what the
+ * run does next was caused by a slow machine, not by a kill. The harness turns it into an error.
+ */
+function watchForLateness(): ActivityInterceptorsFactory {
+  return (ctx) => ({
+    inbound: {
+      async execute(input, next) {
+        const started = performance.now();
+        try {
+          return await next(input);
+        } finally {
+          const ms = Math.round(performance.now() - started);
+          const { startToCloseTimeoutMs, activityType, attempt, workflowExecution } = ctx.info;
+          const cancelled = ctx.cancellationDetails;
+          if (ms > startToCloseTimeoutMs || cancelled?.timedOut || cancelled?.notFound) {
+            const why = cancelled?.timedOut ? ', cancelled as timed out' : cancelled?.notFound ? ', unknown to the server' : '';
+            emit({ type: 'late', workflowId: workflowExecution?.workflowId ?? '', activityType, detail: `${activityType} attempt ${attempt} ran ${ms} ms against a ${startToCloseTimeoutMs} ms timeout${why}` });
+          }
+        }
+      },
+    },
+  });
+}
+
+/**
+ * The body of every worker process the sweep starts (a "generation"), whatever it runs: installs the
+ * crash hook from the plan (`CRASH_PLAN`, a JSON file), lets `build` make the worker with the engine's
+ * settings, reports `ready`, and with `CRASH_STANDBY=1` polls only when a line arrives on stdin (the
+ * harness launches the next generation that way while the current one still runs, and lets it poll
+ * the moment the current one is dead).
+ *
+ * Environment: `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, `TASK_QUEUE`, `CRASH_PLAN`, `CRASH_STANDBY`,
+ * `WORKER_IDENTITY` (the server records `NAME@PID` for every task this process starts).
+ */
+export async function runCrashWorker(build: (settings: CrashWorkerSettings) => Promise<Worker>): Promise<void> {
+  const plan: CrashPlan = process.env.CRASH_PLAN ? (JSON.parse(readFileSync(process.env.CRASH_PLAN, 'utf8')) as CrashPlan) : { targets: {} };
+  const hook = installCrashHook(plan);
+  const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? 'localhost:7233' });
+  const worker = await build({
+    connection,
+    namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
+    taskQueue: process.env.TASK_QUEUE ?? 'crash-sweep',
+    identity: process.env.WORKER_IDENTITY ? `${process.env.WORKER_IDENTITY}@${process.pid}` : undefined,
+    // A generation that parks nothing takes a batch's runs to their end: it works on a few workflow
+    // tasks at a time and leaves the rest waiting on the server, where a task's start-to-close timeout
+    // has not started yet. Taking every task at once would leave the last ones to time out in a live
+    // worker on a busy machine. A generation that parks runs needs a slot for each parked task.
+    tuning: Object.keys(plan.targets).length === 0 ? { ...SWEEP_WORKER_TUNING, maxConcurrentWorkflowTaskExecutions: FINISHING_WORKFLOW_TASKS } : SWEEP_WORKER_TUNING,
+    activityInterceptors: [watchForLateness()],
+  });
+  emit({ type: 'ready' });
+  if (process.env.CRASH_STANDBY === '1') {
+    await new Promise<void>((go) => {
+      let first = true;
+      readline.createInterface({ input: process.stdin }).on('line', (line) => {
+        if (first) go();
+        else if (line.trim()) hook.resume((JSON.parse(line) as { resume: CrashPlan['targets'] }).resume);
+        first = false;
+      });
+    });
+  }
+  await worker.run();
+  await connection.close();
+}

@@ -1,8 +1,15 @@
-// ESLint: typescript-eslint everywhere, and in workflows/ the rules that keep workflow code
-// deterministic (Temporal replays it): no Node built-ins or I/O modules, no Math.random, activities
-// imported as types only.
+// ESLint: typescript-eslint everywhere; the rules between the sweep's rooms and the app (the engine
+// knows no app, the plugin runs in anyone's worker, the worker side never imports the engine, app code
+// imports only the plugin); and in workflows/ the rules that keep workflow code deterministic (Temporal
+// replays it): no Node built-ins or I/O modules, no Math.random, activities imported as types only.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+/** The app's folders: the agent and its world, which the sweep's engine, worker side and plugin never import. */
+const APP = '(tracker|model|workflows|activities|mcp|workers|clients|codec|examples)';
+
+/** A folder's import rule: each restriction is a regex on the import's text, with the reason. */
+const importRule = (...patterns) => ({ '@typescript-eslint/no-restricted-imports': ['error', { patterns: patterns.map(([regex, message]) => ({ regex, message })) }] });
 
 const NODE_BUILTINS = ['assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'http', 'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream', 'timers', 'tls', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib'];
 
@@ -17,10 +24,43 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // Type-aware: a promise nobody awaits loses its error (and, in a harness, its ordering).
+    files: ['**/*.ts'],
+    ignores: ['test/fixtures/scratch-project/**'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
+  {
     rules: {
       // `_name` marks what is left out on purpose (a destructured field, an unused parameter).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
     },
+  },
+  {
+    files: ['sweep/engine/**/*.ts'],
+    rules: importRule(
+      ['^\\.\\./(agent|config|cli|bench|report|plugin)(/|$)', 'the sweep engine knows no suite, reporter or command: a suite gives it what it needs (sweep/engine/suite.ts)'],
+      [`^\\.\\./\\.\\./${APP}(/|$)`, 'the sweep engine knows no app: what it sweeps comes in through a suite'],
+      ['^\\.\\./\\.\\./common/(search-attributes|key|config|secrets|access|receiver-errors|payload-codec)$', "the sweep engine knows no app: this is the agent's (a suite names what its runs need)"],
+    ),
+  },
+  {
+    files: ['sweep/worker/**/*.ts'],
+    rules: importRule(
+      ['^\\.\\./(engine|agent|config|cli|bench|report)(/|$)', 'the worker side runs in every worker process the engine starts: it never imports the engine or a suite'],
+      [`^\\.\\./\\.\\./${APP}(/|$)`, 'the worker side knows no app: the worker entry of a suite passes it what it needs'],
+    ),
+  },
+  {
+    files: ['sweep/plugin/**/*.ts'],
+    rules: importRule(
+      ['^\\.\\./(?!\\.\\./common/crash-(points|sink)$)', "the plugin runs in anyone's worker: it imports only the crash-point hook (common/crash-points, common/crash-sink) and @temporalio/*"],
+      ['^(?!@temporalio/|node:|\\.)', "the plugin runs in anyone's worker: no package but @temporalio/* and Node's own"],
+    ),
+  },
+  {
+    files: ['activities/**/*.ts', 'workers/**/*.ts', 'tracker/**/*.ts', 'model/**/*.ts', 'mcp/**/*.ts', 'clients/**/*.ts', 'codec/**/*.ts', 'common/**/*.ts', 'examples/**/activities.ts', 'examples/**/shop.ts'],
+    rules: importRule(['(^|/)sweep(/(?!plugin(/|$))|$)', 'app code imports only the crash-sweep plugin (sweep/plugin): the sweep runs the app, never the other way round']),
   },
   {
     files: ['workflows/**/*.ts', 'examples/**/workflows.ts'],

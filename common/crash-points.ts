@@ -40,6 +40,11 @@ export type PointName = keyof typeof POINTS;
 export interface PointContext {
   workflowId: string;
   detail: string;
+  /**
+   * Reached in workflow code (through the `crashPoints` sink), not in an activity. A workflow task that
+   * runs again passes such points again with no activity between, so a harness counts them once.
+   */
+  fromWorkflow?: boolean;
 }
 
 /** Called at every point; may return a promise that never settles, to park the caller until the kill. */

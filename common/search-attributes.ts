@@ -1,4 +1,5 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { searchAttributeFlags } from './search-attribute-flags';
 
 /**
  * The search attributes an agent run keeps up to date, so that the server (the Web UI's filter,
@@ -21,5 +22,5 @@ export const WAITING_FOR_A_PERSON = `${AGENT_WAITING.name} IN ("approval", "ques
 
 /** The dev server's flags that register the attributes when it starts (`temporal server start-dev`). */
 export function devServerSearchAttributeFlags(): string[] {
-  return AGENT_SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=KeywordList`]);
+  return searchAttributeFlags(AGENT_SEARCH_ATTRIBUTES);
 }

@@ -32,20 +32,20 @@ test('npm run sweep --html writes one page; in Chromium it loads without errors,
 test('the second pass is drawn as a matrix: each scenario at its (first point, restart point), coloured by its worst outcome', () => {
   const scenario = (pass: 'once' | 'twice', kills: number[], outcome: { dups?: number; missing?: number; asks?: number } | null, error?: string) => ({
     id: `keys ${pass} ${kills.join('.')}`,
-    variant: 'keys',
+    row: 'keys',
     pass,
     kills,
     runId: 'r',
     workflowId: `wf-${kills.join('-')}`,
     taskQueue: null,
-    killedAt: [],
+    landed: [],
     expected: [],
     restartPoints: [],
     outcome: outcome && { issues: 2, comments: 1, dups: 0, missing: 0, asks: 0, modelCalls: 3, callsExtra: 0, approvals: 0, ...outcome },
     error: error ?? null,
   });
   const scenarios = [scenario('once', [1], {}), scenario('once', [2], { asks: 1 }), scenario('twice', [1, 2], { dups: 1 }), scenario('twice', [2, 1], { missing: 1, dups: 1 }), scenario('twice', [2, 3], null, 'did not land')];
-  const row = { variant: 'keys', label: '+ idempotency keys', once: 2, twice: 3, withDups: 2, dups: 2, missing: 1, asks: 1, callsExtra: 0, approvalsExtra: 0, errors: 1 };
+  const row = { name: 'keys', label: '+ idempotency keys', once: 2, twice: 3, withDups: 2, dups: 2, missing: 1, asks: 1, callsExtra: 0, approvalsExtra: 0, errors: 1 };
   const data = { rows: [row], points: { keys: [{ name: 'tool.started', detail: 'a' }, { name: 'tracker.accepted', detail: 'a' }] }, seconds: 1, scenarios } as unknown as JsonReport;
   expect(scenarios.map((s) => verdict(s as JsonReport['scenarios'][number]))).toEqual(['clean', 'asked', 'dup', 'missing', 'error']);
 

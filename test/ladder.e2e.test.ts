@@ -1,5 +1,6 @@
 import { approveSignal, pendingQuery, resolveSignal } from '../workflows/signals';
-import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/worker/tuning';
+import { SWEEP_TIMEOUTS } from '../sweep/agent/timeouts';
+import { SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/engine/timeouts';
 import type { KillTarget } from '../sweep/worker/line-protocol';
 import type { AgentInput } from '../workflows/types';
 import { eventually, startRun } from './helpers/runs';

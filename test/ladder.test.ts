@@ -104,7 +104,7 @@ describe('the resolution ladder', () => {
     expect(w.log.at(-1)).toBe('ask: attempt timed out; the receiver cannot tell: tracker unreachable');
   });
 
-  describe('a receiver slower than the attempt (issue 10.3)', () => {
+  describe('a receiver slower than the attempt', () => {
     // The attempt timed out while its request was still in flight; the receiver states that a request
     // may still commit up to 7 s after it arrived. The request arrived before the attempt ended.
     const slow = { kind: 'not-happened', commitDeadlineMs: 7_000 } as const;
@@ -138,7 +138,7 @@ describe('the resolution ladder', () => {
     });
   });
 
-  describe('a key that expires while the call is in doubt (issue 9.1)', () => {
+  describe('a key that expires while the call is in doubt', () => {
     test('keyed repeats are bounded to end before the key does', async () => {
       // Temporal's own retries of a harmless repeat must all happen while the receiver still holds
       // the key: the attempt gets the key's remaining life as its schedule-to-close bound.
@@ -169,7 +169,7 @@ describe('the resolution ladder', () => {
   });
 });
 
-describe('questions and their answers (issue 9.4)', () => {
+describe('questions and their answers', () => {
   const book = (open: string[], answered: string[], askedAbout: Record<string, number>) => ({
     open: new Map(open.map((q) => [q, {}])),
     answered: new Map(answered.map((q) => [q, {}])),
@@ -200,7 +200,7 @@ describe('questions and their answers (issue 9.4)', () => {
   });
 });
 
-describe('call identities (issue 9.3)', () => {
+describe('call identities', () => {
   const call = (id: string): ToolCall => ({ id, type: 'function', function: { name: 'create_issue', arguments: '{}' } });
 
   test("a provider's id is kept when it is new to the run", () => {
@@ -222,7 +222,7 @@ describe('call identities (issue 9.3)', () => {
   });
 });
 
-describe('tool arguments (issue 9.5)', () => {
+describe('tool arguments', () => {
   const create = toolSpec('create_issue')!;
   const callWith = (args: string): ToolCall => ({ id: 'c', type: 'function', function: { name: 'create_issue', arguments: args } });
 

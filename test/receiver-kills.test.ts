@@ -7,7 +7,7 @@ import type { TrackerCrashPlan } from '../sweep/agent/tracker-main';
 import { Store } from '../tracker/store';
 
 // The tracker as its own process, killed by SIGKILL at one of its own points and started again on the
-// same database file and port (issue #10, part 1): no Temporal here, only the processes and the file.
+// same database file and port: no Temporal here, only the processes and the file.
 
 function trackerHost(point: TrackerCrashPlan['point'], keyless = false) {
   const host = new TrackerHost(`tracker-${point}`, mkdtempSync(path.join(os.tmpdir(), 'receiver-kills-')), { point, keyless });

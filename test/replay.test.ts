@@ -15,11 +15,11 @@ const dir = path.join(ROOT, 'testdata', 'histories');
 const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.binpb')).sort();
 
 test('there is a saved history of today\'s code for every variant of the sweep, and older ones beside them', async () => {
-  const { selectVariants } = await import('../sweep/agent/rows');
+  const { selectRows } = await import('../sweep/agent/rows');
   const current = files.filter((f) => f.startsWith(`current${path.sep}`)).map((f) => path.basename(f));
   const saved = new Set(current.map((f) => f.replace(/-\d+\.binpb$/, '')));
   expect(files.length).toBeGreaterThan(current.length);
-  expect(selectVariants().map((v) => v.name).filter((v) => !saved.has(v))).toEqual([]);
+  expect(selectRows().map((v) => v.name).filter((v) => !saved.has(v))).toEqual([]);
 });
 
 test('every saved history replays against the current workflow code', async () => {

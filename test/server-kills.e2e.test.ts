@@ -3,15 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { agentSuite } from '../sweep/agent/agent-suite';
 import { runSweep } from '../sweep/engine/passes';
-import { TemporalProcess } from '../sweep/engine/killable-server-host';
-import { selectVariants } from '../sweep/agent/rows';
+import { KillableServerHost } from '../sweep/engine/killable-server-host';
+import { selectRows } from '../sweep/agent/rows';
 
-// The Temporal server killed by SIGKILL and started again on its database file and port (issue #10,
-// part 2): first the server alone, then the sweep's two rows on it.
+// The Temporal server killed by SIGKILL and started again on its database file and port: first the server alone, then the sweep's two rows on it.
 
 describe('a Temporal dev server killed and restarted on its database file', () => {
   test('a run started before the kill is still there after it, at the same address', async () => {
-    const server = await TemporalProcess.start(mkdtempSync(path.join(os.tmpdir(), 'server-kills-')), 'test');
+    const server = await KillableServerHost.start(mkdtempSync(path.join(os.tmpdir(), 'server-kills-')), 'test');
     try {
       const address = server.address;
       const pid = server.pid;
@@ -32,10 +31,10 @@ describe('the sweep kills the Temporal server at a point, and again during the r
     // from the point (tool.returned, workflow.decided, tool.started, then the second issue's
     // tracker.accepted); a fresh one first runs the dead worker's call again (tool.started, tracker.accepted,
     // tool.returned, then workflow.decided), which the keyed tracker answers from its records.
-    const report = await runSweep({ suite: agentSuite(selectVariants('agent-server,agent-server-worker')), scenario: '6.4' });
+    const report = await runSweep({ suite: agentSuite(selectRows('agent-server,agent-server-worker')), scenario: '6.4' });
     expect(report.scenarios.filter((s) => s.error).map((s) => `${s.id}: ${s.error}`)).toEqual([]);
     const twice = report.scenarios.filter((s) => s.pass === 'twice');
-    expect(twice.map((s) => [s.variant.name, s.landed.map((p) => `${p.name} ${p.detail}`)])).toEqual([
+    expect(twice.map((s) => [s.row.name, s.landed.map((p) => `${p.name} ${p.detail}`)])).toEqual([
       ['agent-server', ['tracker.accepted create_issue call_create_1', 'tracker.accepted create_issue call_create_2']],
       ['agent-server-worker', ['tracker.accepted create_issue call_create_1', 'workflow.decided scheduleActivity']],
     ]);

@@ -22,21 +22,21 @@ describe('effects are counted one expected effect at a time, from the tracker ro
     store.createIssue('r', 'one', trace('call_create_1'), [], now);
     store.createIssue('r', 'two', trace('call_create_2'), [], now);
     store.addComment('r', 1, trace('call_comment_1'), now);
-    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({ issues: 2, comments: 1, dups: 0, orphans: 0, missing: 0 });
+    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({ dups: 0, missing: 0, orphans: 0, details: { issues: 2, comments: 1 } });
   });
 
   test('one issue lost and the other made twice shows as 1 missing and 1 duplicate, not as a net 0', () => {
     store.createIssue('r', 'one', trace('call_create_1'), [], now);
     store.createIssue('r', 'one again', trace('call_create_1'), [], now);
     store.addComment('r', 1, trace('call_comment_1'), now);
-    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({ issues: 2, comments: 1, dups: 1, orphans: 0, missing: 1 });
+    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({ dups: 1, missing: 1, orphans: 0, details: { issues: 2, comments: 1 } });
   });
 
   test('a comment on an issue other than the one its script meant is missing where it belongs and extra where it is', () => {
     store.createIssue('r', 'one', trace('call_create_1'), [], now);
     store.createIssue('r', 'two', trace('call_create_2'), [], now);
     store.addComment('r', 2, trace('call_comment_1'), now);
-    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({ issues: 2, comments: 1, dups: 1, orphans: 0, missing: 1 });
+    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({ dups: 1, missing: 1, orphans: 0, details: { issues: 2, comments: 1 } });
   });
 
   test('a row that no call of the run accounts for is an orphan; another run in the same repo never counts', () => {

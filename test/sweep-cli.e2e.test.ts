@@ -15,9 +15,9 @@ describe('npm run sweep: one scenario, an existing server, bad arguments', () =>
     const json = path.join(mkdtempSync(path.join(os.tmpdir(), 'sweep-cli-')), 'out.json');
     const { stdout } = await sweep(['--variant', 'agent', '--scenario', '4.2', '--json', json]);
     expect(stdout.trimEnd().split('\n')).toEqual([HEADER, expect.stringMatching(/^agent loop, keyed tracker +1 +1 +0 +0 +0 +0 +0 +\d+ +0$/)]);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { scenarios: Array<{ id: string; workflowId: string; killedAt: unknown[]; error: string | null }> };
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { scenarios: Array<{ id: string; workflowId: string; landed: unknown[]; error: string | null }> };
     expect(report.scenarios.map((s) => s.id)).toEqual(['agent once 4', 'agent twice 4.2']);
-    expect(report.scenarios.map((s) => [s.killedAt.length, s.error])).toEqual([
+    expect(report.scenarios.map((s) => [s.landed.length, s.error])).toEqual([
       [1, null],
       [2, null],
     ]);

@@ -1,11 +1,12 @@
 import { agentGenerationEnv, agentSuiteOn } from '../sweep/agent/agent-suite';
 import { Generation } from '../sweep/engine/generation';
-import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/worker/tuning';
+import { SWEEP_TIMEOUTS } from '../sweep/agent/timeouts';
+import { SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/engine/timeouts';
 import { eventually } from './helpers/runs';
 import { newScenario } from '../sweep/engine/scenario';
 import { runScenarios } from '../sweep/engine/lanes';
 import { Timings } from '../sweep/engine/timings';
-import { selectVariants } from '../sweep/agent/rows';
+import { selectRows } from '../sweep/agent/rows';
 import { startWorld, type World } from '../sweep/agent/world';
 
 let world: World;
@@ -16,7 +17,7 @@ afterAll(() => world?.close());
 
 describe('the sweep harness checks its own kills', () => {
   test('a kill that lands where recorded counts; one that cannot land, or lands elsewhere, is an error, never a pass', async () => {
-    const [agent] = selectVariants('agent');
+    const [agent] = selectRows('agent');
     const suite = agentSuiteOn(world, [agent], false);
     const options = { server: world.server, suite, batchSize: 10, lanes: 1, timings: new Timings(), progress: () => {}, counter: { generations: 0 } };
 
@@ -51,7 +52,7 @@ describe('the SDK contract that workflow.decided relies on', () => {
     // The crash point is a sink the worker awaits before it reports the workflow task. If a new SDK
     // stopped awaiting sinks, the task would reach the server before the kill, and 8 of the agent's
     // points would quietly become the same as the point after them. This fails if that ever happens.
-    const [agent] = selectVariants('agent');
+    const [agent] = selectRows('agent');
     const s = newScenario(agent, 'once', 'decided', [], []);
     const taskQueue = `decided-self-test-${s.runId}`;
     const handle = await world.env.client.workflow.start('agentWorkflow', {

@@ -1,15 +1,16 @@
 import { matches } from '../sweep/worker/line-protocol';
 import { htmlReport } from '../sweep/report/html';
-import { formatTable, summarize } from '../sweep/report/table';
+import { summarize } from '../sweep/engine/counting';
+import { formatTable } from '../sweep/report/table';
 import type { Scenario } from '../sweep/engine/scenario';
-import { selectVariants, VARIANTS } from '../sweep/agent/rows';
+import { selectRows, AGENT_ROWS } from '../sweep/agent/rows';
 
-const [turn, reply] = VARIANTS;
+const [turn, reply] = AGENT_ROWS;
 
-function scenario(variant = turn, outcome: Partial<Scenario['outcome']> | null = {}, pass: Scenario['pass'] = 'once'): Scenario {
+function scenario(row = turn, outcome: Partial<Scenario['outcome']> | null = {}, pass: Scenario['pass'] = 'once'): Scenario {
   return {
     id: 'x',
-    variant,
+    row,
     pass,
     kills: [],
     expected: [],
@@ -79,9 +80,9 @@ describe('sweep report', () => {
   });
 
   test('--variant names are checked, and all variants are the default', () => {
-    expect(selectVariants().map((v) => v.name)).toEqual(VARIANTS.map((v) => v.name));
-    expect(selectVariants('agent, keys').map((v) => v.name)).toEqual(['agent', 'keys']);
-    expect(() => selectVariants('agent,nope')).toThrow(/unknown variant "nope" \(variants: turn, reply, keys/);
+    expect(selectRows().map((v) => v.name)).toEqual(AGENT_ROWS.map((v) => v.name));
+    expect(selectRows('agent, keys').map((v) => v.name)).toEqual(['agent', 'keys']);
+    expect(() => selectRows('agent,nope')).toThrow(/unknown variant "nope" \(variants: turn, reply, keys/);
   });
 
   test('a kill target matches on every field it names', () => {

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { agentSuite } from '../sweep/agent/agent-suite';
 import { configSuite } from '../sweep/config/config-suite';
-import { formatTable, WORKER_GROUP, type Row } from '../sweep/report/table';
+import { WORKER_GROUP, type Row } from '../sweep/engine/counting';
+import { formatTable } from '../sweep/report/table';
 import { runSweep, type SweepReport } from '../sweep/engine/passes';
-import { selectVariants, SERVER_GROUP, TRACKER_GROUP, type Variant } from '../sweep/agent/rows';
+import { selectRows, SERVER_GROUP, TRACKER_GROUP, type AgentRow } from '../sweep/agent/rows';
 import { ROOT } from './helpers/processes';
 
 // The whole sweep, every variant killed once and twice (about 38 minutes on a 2-core machine): run by
@@ -18,8 +19,8 @@ let rows: Record<string, Row>;
 // A time limit for a hung sweep, not a speed check (speed is `npm run bench`'s): room for a machine
 // shared with another sweep, which takes this one past 25 minutes, within CI's 90.
 beforeAll(async () => {
-  report = await runSweep({ suite: agentSuite(selectVariants()) });
-  rows = Object.fromEntries(report.rows.map((r) => [r.variant, r]));
+  report = await runSweep({ suite: agentSuite(selectRows()) });
+  rows = Object.fromEntries(report.rows.map((r) => [r.name, r]));
 }, 3_000_000);
 
 describe('crash sweep: every variant, every recorded point, killed once and twice', () => {
@@ -48,7 +49,7 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
 
   test('nothing is missing in any variant where only the worker fails, or the tracker process or the Temporal server dies too', () => {
     for (const r of report.rows.filter((row) => row.group === WORKER_GROUP || row.group === TRACKER_GROUP || row.group === SERVER_GROUP)) {
-      expect([r.variant, r.missing]).toEqual([r.variant, 0]);
+      expect([r.name, r.missing]).toEqual([r.name, 0]);
     }
   });
 
@@ -99,13 +100,13 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
   });
 
   test('the tracker processes really were killed mid-request: once per write of every run whose tracker dies', () => {
-    const runs = report.scenarios.filter((s) => (s.variant as Variant).trackerDies).length + 4; // and the four clean runs
+    const runs = report.scenarios.filter((s) => (s.row as AgentRow).trackerDies).length + 4; // and the four clean runs
     expect(report.stats.trackerKills).toBeGreaterThan(0);
     expect(report.stats.trackerWrites).toBe(runs * 3);
   });
 
   test('the MCP servers really were killed mid-call: once per write of every MCP run', () => {
-    const mcpRuns = report.scenarios.filter((s) => (s.variant as Variant).mcp).length + 2; // and the two clean runs
+    const mcpRuns = report.scenarios.filter((s) => (s.row as AgentRow).mcp).length + 2; // and the two clean runs
     expect(report.stats.mcpKills).toBeGreaterThan(0);
     // Each kill fails every call parked at its server; every run had its three writes parked once.
     expect(report.stats.mcpWrites).toBe(mcpRuns * 3);
@@ -120,7 +121,7 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
 
   test('no approval is requested twice, even when the worker dies while a person decides', () => {
     expect(rows['agent-approval'].approvalsExtra).toBe(0);
-    const killedWhileWaiting = report.scenarios.filter((s) => s.variant.name === 'agent-approval' && s.landed.some((p) => p.name === 'approval.pending'));
+    const killedWhileWaiting = report.scenarios.filter((s) => s.row.name === 'agent-approval' && s.landed.some((p) => p.name === 'approval.pending'));
     expect(killedWhileWaiting.length).toBeGreaterThan(0);
   });
 

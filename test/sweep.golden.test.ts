@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { agentSuite } from '../sweep/agent/agent-suite';
 import { formatTable } from '../sweep/report/table';
 import { runSweep } from '../sweep/engine/passes';
-import { selectVariants } from '../sweep/agent/rows';
+import { selectRows } from '../sweep/agent/rows';
 import { ROOT } from './helpers/processes';
 
 // The agent loop's row of the golden table, swept while another process keeps one core busy. The
@@ -20,7 +20,7 @@ describe('crash sweep of the agent loop, on a busy machine', () => {
     // counts the same, or fail the scenario, never print another number.
     const hog = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
     try {
-      const report = await runSweep({ suite: agentSuite(selectVariants('agent')) });
+      const report = await runSweep({ suite: agentSuite(selectRows('agent')) });
       expect(report.scenarios.filter((s) => s.error).map((s) => `${s.id}: ${s.error}`)).toEqual([]);
       for (const s of report.scenarios) expect(s.landed.map((p) => [p.name, p.detail])).toEqual(s.expected.map((p) => [p.name, p.detail]));
       const [header, row] = cells(formatTable(report.rows));

@@ -296,7 +296,7 @@ describe('the tracker client', () => {
 });
 
 
-describe('tracker: a receiver slower than its callers (issue 10.3)', () => {
+describe('tracker: a receiver slower than its callers', () => {
   const issue = { title: 'Slow', body: 'held before it commits' };
 
   test('a second request with a key still in flight is answered 409, acts on nothing, and the first one commits once', async () => {

@@ -2,9 +2,9 @@ import { NativeConnection, Worker, type ActivityInterceptorsFactory, type Worker
 import OpenAI from 'openai';
 import { createActivities } from '../activities';
 import type { McpToolbox } from '../activities/mcp-toolbox';
-import { crashPoint, type PointName } from '../common/crash-points';
 import { registerSecrets } from '../common/secrets';
 import { redactingActivities } from '../activities/redaction';
+import { crashSweepPlugin, workflowInterceptorModules, type CrashSweepPluginOptions } from '../sweep/plugin';
 
 /** Options of {@link createAgentWorker}. */
 export interface AgentWorkerOptions {
@@ -36,8 +36,16 @@ export interface AgentWorkerOptions {
  * so that a worker compiled to one JavaScript file with a pre-built bundle never looks for the sources.
  */
 export function workflowSources(): { workflowsPath: string; interceptorModules: string[] } {
-  return { workflowsPath: require.resolve('../workflows'), interceptorModules: [require.resolve('../sweep/plugin/workflow-interceptors')] };
+  return { workflowsPath: require.resolve('../workflows'), interceptorModules: workflowInterceptorModules(AGENT_POINTS) };
 }
+
+/**
+ * The crash-sweep plugin's points that the agent's workers record: `workflow.decided` only. The
+ * agent's activities mark their own points (`model.started`, `tool.started`, `tracker.accepted`...),
+ * which name the tool call a point belongs to; the plugin's activity and HTTP points would mark the
+ * same boundaries again under other names. Outside a sweep nothing listens, and a point costs one call.
+ */
+export const AGENT_POINTS: CrashSweepPluginOptions = { activities: false, http: false, waits: false };
 
 /** Builds a worker that serves the agent workflow and its activities. */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
@@ -46,7 +54,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   const openai = new OpenAI({ baseURL: options.openaiBaseUrl, apiKey: options.openaiApiKey, maxRetries: 0 });
   const sources = options.workflowBundle ? null : workflowSources();
   const code = sources
-    ? { workflowsPath: sources.workflowsPath, interceptors: { workflowModules: sources.interceptorModules, activity: options.activityInterceptors } }
+    ? { workflowsPath: sources.workflowsPath, interceptors: { activity: options.activityInterceptors } }
     : { workflowBundle: options.workflowBundle, interceptors: { activity: options.activityInterceptors } };
   return Worker.create({
     connection: options.connection,
@@ -58,15 +66,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     activities: redactingActivities(
       createActivities({ trackerUrl: options.trackerUrl, trackerToken: options.trackerToken, openai, model: options.model, mcp: options.mcp }),
     ),
-    sinks: {
-      crashPoints: {
-        reached: {
-          // Awaited before the workflow task is reported, so a harness can park a decided task here.
-          fn: (info, name: string, detail: string) => crashPoint(name as PointName, { workflowId: info.workflowId, detail }),
-          callDuringReplay: false,
-        },
-      },
-    },
+    plugins: [crashSweepPlugin(AGENT_POINTS)],
     ...options.tuning,
   });
 }

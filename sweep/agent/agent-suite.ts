@@ -4,19 +4,23 @@ import { effectsInHistory } from './history-effects';
 import type { GenerationEnv } from '../engine/generation';
 import { key } from '../../common/key';
 import { WRITE_CALL_IDS } from '../../model/script';
-import { ReceiverKills, type KillTarget } from '../engine/receiver-host';
+import { ReceiverKills, type ReceiverKill } from '../engine/receiver-host';
 import { ScriptedPerson } from './person';
+import { AGENT_SEARCH_ATTRIBUTES } from '../../common/search-attributes';
 import type { SuiteFactory } from '../engine/passes';
 import type { SweepServer } from '../engine/sweep-server';
-import type { BatchPlan, Counts, SuiteRun, SweepSuite } from '../engine/suite';
-import { SWEEP_TIMEOUTS, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../worker/tuning';
-import type { Variant } from './rows';
+import type { Counts } from '../engine/counting';
+import type { BatchPlan, SuiteRun, SweepSuite } from '../engine/suite';
+import { SWEEP_WORKFLOW_TASK_TIMEOUT } from '../engine/timeouts';
+import { SWEEP_TIMEOUTS } from './timeouts';
+import type { AgentRow } from './rows';
 import { startWorld, type World, type WorldTracker } from './world';
+import type { AgentResult } from '../../workflows/types';
 
 const TASK = 'Checkout returns 500 when a coupon is applied';
 
 /** How the sweep starts an agent run: the scripted task, the sweep's short timeouts. */
-export function runOptions(run: SuiteRun<Variant>, trackerUrl: string): WorkflowStartOptions {
+export function runOptions(run: SuiteRun<AgentRow>, trackerUrl: string): WorkflowStartOptions {
   return {
     taskQueue: run.taskQueue,
     workflowId: run.workflowId,
@@ -43,26 +47,20 @@ export function agentGenerationEnv(world: World, taskQueue: string): GenerationE
   return { temporalAddress: world.temporal.address, namespace: world.env.client.options.namespace, taskQueue, dir: world.dir, worker: agentWorker(world) };
 }
 
-/** The agent's end as its workflow result reports it (the designs report neither). */
-interface AgentResult {
-  questionsAsked?: number;
-  approvalsRequested?: number;
-}
-
 /**
  * The agent loop and the five designs as a suite of the sweep engine: its world (trackers on SQLite,
  * the scripted model, MCP servers and tracker processes per lane, which it kills mid-request), its scripted person, and its counts from the trackers'
  * rows, the model server's counter and the person's tally.
  */
-export function agentSuiteOn(world: World, variants: readonly Variant[], ownsWorld: boolean): SweepSuite<Variant> {
+export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWorld: boolean): SweepSuite<AgentRow> {
   const person = new ScriptedPerson();
   const mcp = { kills: 0, requests: 0 };
   const trackerKills = { kills: 0, requests: 0 };
   // The tracker process of each run whose row kills its tracker (chosen by the run's lane).
   const processOf = new Map<string, WorldTracker>();
-  const trackerOf = (run: SuiteRun<Variant>) => processOf.get(run.runId) ?? world.trackers[run.row.tracker];
+  const trackerOf = (run: SuiteRun<AgentRow>) => processOf.get(run.runId) ?? world.trackers[run.row.tracker];
   /** MCP servers that die: each holds a write by its call's key. */
-  const mcpTargets = async (lane: number, viaMcp: SuiteRun<Variant>[]): Promise<{ targets: KillTarget[]; config: string }> => {
+  const mcpTargets = async (lane: number, viaMcp: SuiteRun<AgentRow>[]): Promise<{ targets: ReceiverKill[]; config: string }> => {
     const mcpLane = await world.mcpLane(lane);
     const owners = new Map(viaMcp.flatMap((r) => WRITE_CALL_IDS.map((id) => [key(r.runId, id), r.workflowId] as const)));
     const targets = (['keyed', 'keyless'] as const).map((kind) => ({
@@ -73,8 +71,8 @@ export function agentSuiteOn(world: World, variants: readonly Variant[], ownsWor
     return { targets, config: mcpLane.config };
   };
   /** Tracker processes that die: one per kind and point the runs need; each holds a write by the run's repo. */
-  const trackerTargets = async (lane: number, dying: SuiteRun<Variant>[]): Promise<KillTarget[]> => {
-    const targets: KillTarget[] = [];
+  const trackerTargets = async (lane: number, dying: SuiteRun<AgentRow>[]): Promise<ReceiverKill[]> => {
+    const targets: ReceiverKill[] = [];
     for (const kind of ['keyed', 'keyless'] as const) {
       for (const point of ['received', 'committed'] as const) {
         const using = dying.filter((r) => r.row.tracker === kind && r.row.trackerDies === point);
@@ -118,11 +116,12 @@ export function agentSuiteOn(world: World, variants: readonly Variant[], ownsWor
     settle: () => person.settle(),
     async check(run, result): Promise<Counts> {
       const expected = run.row.expects === 'history' ? await effectsInHistory(run.client, run.workflowId) : (run.row.expects ?? TRIAGE_EFFECTS);
-      const { issues, comments, dups, orphans, missing } = countEffects(trackerOf(run).store, run.tag, run.runId, expected);
+      const { dups, orphans, missing, details } = countEffects(trackerOf(run).store, run.tag, run.runId, expected);
       const asks = person.asksFor(run.workflowId);
-      const { questionsAsked = 0, approvalsRequested = 0 } = (result ?? {}) as AgentResult;
+      // The designs' results report neither count.
+      const { questionsAsked = 0, approvalsRequested = 0 } = (result ?? {}) as Partial<AgentResult>;
       if (questionsAsked !== asks) throw new Error(`the run counted ${questionsAsked} questions, the person was asked ${asks}`);
-      return { dups, missing, orphans, asks, calls: await world.modelCalls(run.runId), approvals: approvalsRequested, details: { issues, comments } };
+      return { dups, missing, orphans, asks, calls: await world.modelCalls(run.runId), approvals: approvalsRequested, details };
     },
     stats: () => ({ mcpKills: mcp.kills, mcpWrites: mcp.requests, trackerKills: trackerKills.kills, trackerWrites: trackerKills.requests }),
     close: async () => {
@@ -132,6 +131,7 @@ export function agentSuiteOn(world: World, variants: readonly Variant[], ownsWor
 }
 
 /** The agent suite for `runSweep`: its world is built on the sweep's server. */
-export function agentSuite(variants: readonly Variant[]): SuiteFactory {
-  return async (server: SweepServer) => agentSuiteOn(await startWorld({ server }), variants, true);
+export function agentSuite(variants: readonly AgentRow[]): SuiteFactory {
+  const factory = async (server: SweepServer) => agentSuiteOn(await startWorld({ server }), variants, true);
+  return Object.assign(factory, { searchAttributes: AGENT_SEARCH_ATTRIBUTES });
 }

@@ -1,6 +1,7 @@
 import { traceLine } from '../../tracker/tools';
 import { key } from '../../common/key';
 import type { Store } from '../../tracker/store';
+import type { Counts } from '../engine/counting';
 
 /** One write the scripted run means to make: an issue, or a comment on the issue another call made. */
 export interface ExpectedEffect {
@@ -17,17 +18,13 @@ export const TRIAGE_EFFECTS: readonly ExpectedEffect[] = [
   { callId: 'call_comment_1', kind: 'comment', on: 'call_create_1' },
 ];
 
-/** What a run left in the tracker, effect by effect. */
-export interface EffectCount {
-  issues: number;
-  comments: number;
-  /** Copies beyond the first of each expected effect, and rows of an expected call in the wrong place. */
-  dups: number;
-  /** Rows that carry the trace of no expected call (a call of a reply that is not the one the run kept). */
-  orphans: number;
-  /** Expected effects with no row at all, or whose only rows are in the wrong place. */
-  missing: number;
-}
+/**
+ * What a run left in the tracker, effect by effect: `dups` counts copies beyond the first of each
+ * expected effect and rows of an expected call in the wrong place; `orphans`, rows that carry the
+ * trace of no expected call (a call of a reply that is not the one the run kept); `missing`, expected
+ * effects with no row at all, or whose only rows are in the wrong place; `details`, the issues and comments.
+ */
+export type EffectCounts = Required<Pick<Counts, 'dups' | 'missing' | 'orphans'>> & { details: { issues: number; comments: number } };
 
 /**
  * Counts a run's effects from the tracker's own rows, one expected effect at a time (the script's, or
@@ -35,7 +32,7 @@ export interface EffectCount {
  * the key of the call that made it (its trace line), so a lost issue and a duplicated one show as
  * 1 missing and 1 duplicate, never as a net 0; a comment counts only on the issue its script meant.
  */
-export function countEffects(store: Store, repo: string, runId: string, expected: readonly ExpectedEffect[]): EffectCount {
+export function countEffects(store: Store, repo: string, runId: string, expected: readonly ExpectedEffect[]): EffectCounts {
   const issues = store.contents(repo);
   const traceOf = (callId: string) => traceLine(key(runId, callId));
   const has = (body: string, callId: string) => body.includes(traceOf(callId));
@@ -59,5 +56,5 @@ export function countEffects(store: Store, repo: string, runId: string, expected
   const misplaced = extra.filter((row) => expected.some((e) => has(row.body, e.callId))).length;
   dups += misplaced;
   const orphans = extra.length - misplaced;
-  return { issues: issues.length, comments: all.length - issues.length, dups, orphans, missing };
+  return { dups, missing, orphans, details: { issues: issues.length, comments: all.length - issues.length } };
 }

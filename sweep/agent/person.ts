@@ -79,7 +79,8 @@ export class ScriptedPerson {
 
   private track(work: Promise<void>): void {
     this.busy.add(work);
-    work.finally(() => this.busy.delete(work));
+    // The work never rejects: each answer catches its own failure and keeps it in `errors`.
+    void work.finally(() => this.busy.delete(work));
   }
 
   private async approve(run: PersonRun, callId: string): Promise<void> {

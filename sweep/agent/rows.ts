@@ -6,7 +6,8 @@ import type { RunTimeouts } from '../../workflows/types';
 import { MCP_SERVER_NAMES } from './mcp-host';
 import type { SuiteRow } from '../engine/suite';
 import type { TrackerName, TrackerPoint } from './world';
-import { SERVER_DIES_TIMEOUTS, SERVER_DIES_WORKFLOW_TASK_TIMEOUT, SWEEP_MCP_TIMEOUTS } from '../worker/tuning';
+import { SERVER_DIES_WORKFLOW_TASK_TIMEOUT } from '../engine/timeouts';
+import { SERVER_DIES_TIMEOUTS, SWEEP_MCP_TIMEOUTS } from './timeouts';
 
 /** What every run of a variant gets from the sweep. */
 export interface RunBase {
@@ -18,7 +19,7 @@ export interface RunBase {
 }
 
 /** One row of the agent suite's table: a loop, its tracker, and what the scripted world does to it. */
-export interface Variant extends SuiteRow {
+export interface AgentRow extends SuiteRow {
   workflowType: 'agentWorkflow' | 'designWorkflow';
   /** Which of the world's trackers it writes to (keyed or keyless; slow or not). */
   tracker: TrackerName;
@@ -47,7 +48,7 @@ export interface Variant extends SuiteRow {
   workflowTaskTimeout?: Duration;
 }
 
-const design = (name: Design, label: string, tracker: Variant['tracker']): Variant => ({
+const design = (name: Design, label: string, tracker: AgentRow['tracker']): AgentRow => ({
   name,
   label,
   workflowType: 'designWorkflow',
@@ -68,7 +69,7 @@ export const TRACKER_GROUP = 'the tracker dies';
  * `point`. Its tool calls have a long timeout and a heartbeat, as over MCP: a write held at the tracker
  * until the harness kills it must not time out in a live worker meanwhile.
  */
-const trackerDies = (name: string, label: string, kind: 'keyed' | 'keyless', point: TrackerPoint): Variant => ({
+const trackerDies = (name: string, label: string, kind: 'keyed' | 'keyless', point: TrackerPoint): AgentRow => ({
   name,
   label,
   workflowType: 'agentWorkflow',
@@ -88,7 +89,7 @@ export const SERVER_GROUP = 'the Temporal server dies';
  * timeouts are long (nothing may time out while a batch parks); with the worker killed too, the sweep's
  * short ones hand the dead worker's tasks to the fresh worker.
  */
-const serverDies = (name: string, label: string, worker: NonNullable<SuiteRow['serverDies']>): Variant => ({
+const serverDies = (name: string, label: string, worker: NonNullable<SuiteRow['serverDies']>): AgentRow => ({
   name,
   label,
   workflowType: 'agentWorkflow',
@@ -106,7 +107,7 @@ export const SLOW_GROUP = 'the receiver is slower than the timeout';
  * A row of {@link SLOW_GROUP}: the agent loop against one of the slow trackers. The tool activity times
  * out in a live worker while its request is held (the audit accepts that for `runTool` only).
  */
-const slow = (name: string, label: string, tracker: TrackerName, keyless: boolean, damaged = false): Variant => ({
+const slow = (name: string, label: string, tracker: TrackerName, keyless: boolean, damaged = false): AgentRow => ({
   name,
   label,
   workflowType: 'agentWorkflow',
@@ -120,10 +121,10 @@ const slow = (name: string, label: string, tracker: TrackerName, keyless: boolea
 });
 
 /** A row of {@link MODEL_GROUP}: a fickle model, its writes counted against the replies in history. */
-const fickle = (v: Variant, name: string, label: string): Variant => ({ ...v, name, label, model: 'fickle', expects: 'history', group: MODEL_GROUP });
+const fickle = (v: AgentRow, name: string, label: string): AgentRow => ({ ...v, name, label, model: 'fickle', expects: 'history', group: MODEL_GROUP });
 
 /** Every variant, in table order: the five designs, then the agent loop and its harder cases. */
-export const VARIANTS: readonly Variant[] = [
+export const AGENT_ROWS: readonly AgentRow[] = [
   design('turn', 'save once per turn', 'keyless'),
   design('reply', 'save after the reply', 'keyless'),
   design('keys', '+ idempotency keys', 'keyed'),
@@ -241,12 +242,12 @@ export const VARIANTS: readonly Variant[] = [
 ];
 
 /** The variants named in a comma-separated list, or all of them; an unknown name is an error that lists the known ones. */
-export function selectVariants(names?: string): Variant[] {
-  if (!names) return [...VARIANTS];
+export function selectRows(names?: string): AgentRow[] {
+  if (!names) return [...AGENT_ROWS];
   return names.split(',').map((raw) => {
     const name = raw.trim();
-    const v = VARIANTS.find((x) => x.name === name);
-    if (!v) throw new Error(`unknown variant ${JSON.stringify(name)} (variants: ${VARIANTS.map((x) => x.name).join(', ')})`);
+    const v = AGENT_ROWS.find((x) => x.name === name);
+    if (!v) throw new Error(`unknown variant ${JSON.stringify(name)} (variants: ${AGENT_ROWS.map((x) => x.name).join(', ')})`);
     return v;
   });
 }

@@ -6,7 +6,7 @@ import { agentSuite } from './agent-suite';
 import { formatTable } from '../report/table';
 import { runSweep } from '../engine/passes';
 import type { Scenario } from '../engine/scenario';
-import { selectVariants } from './rows';
+import { selectRows } from './rows';
 
 /**
  * Where the histories of today's code go. Its sibling folders keep those of older code, frozen, so
@@ -25,7 +25,7 @@ const TELLING = ['tracker.accepted', 'mcp.accepted', 'approval.pending', 'questi
  * to alter what the workflows record; `test/replay.test.ts` then guards the change that is not.
  */
 async function main(): Promise<void> {
-  const report = await runSweep({ suite: agentSuite(selectVariants()), twice: false, keepServer: true, progress: (l) => console.error(l) });
+  const report = await runSweep({ suite: agentSuite(selectRows()), twice: false, keepServer: true, progress: (l) => console.error(l) });
   try {
     // The same pass `npm run sweep` makes by default: its table is worth seeing (and keeping, in testdata/sweep-once.txt).
     console.log(formatTable(report.firstPass));
@@ -40,13 +40,13 @@ async function main(): Promise<void> {
     const connection = await Connection.connect({ address: report.kept!.address });
     const client = new Client({ connection });
     for (const [variant, points] of Object.entries(report.points)) {
-      const ofVariant = report.scenarios.filter((s) => s.variant.name === variant);
+      const ofVariant = report.scenarios.filter((s) => s.row.name === variant);
       const telling = TELLING.map((name) => points.findIndex((p) => p.name === name)).find((i) => i >= 0) ?? 0;
       const picks = new Set([telling + 1, Math.ceil(points.length / 2)]);
       for (const index of picks) {
         const s = ofVariant.find((x: Scenario) => x.kills[0].index === index)!;
         // A row whose server dies ran on a server of its own, kept up with the sweep's (`keepServer`).
-        const history = await (s.variant.serverDies ? s.client! : client).workflow.getHandle(s.workflowId).fetchHistory();
+        const history = await (s.row.serverDies ? s.client! : client).workflow.getHandle(s.workflowId).fetchHistory();
         writeFileSync(path.join(HISTORIES_DIR, `${variant}-${index}.binpb`), temporal.api.history.v1.History.encode(history).finish());
       }
     }

@@ -5,7 +5,7 @@ import { Store } from '../../tracker/store';
 import { LINE_PREFIX, type CrashEvent } from '../worker/line-protocol';
 
 /**
- * The tracker as its own process under a crash harness (issue #10, part 1): each write, the first time
+ * The tracker as its own process under a crash harness: each write, the first time
  * it reaches the plan's point (by its repo and request fingerprint), is held there and reported on
  * stderr, and the harness SIGKILLs the process when it chooses, then starts the next one on the same
  * database file and port. Which writes were already held is kept in a file, so a retry of the same

@@ -10,12 +10,13 @@ import { buildTracker, type TrackerOptions } from '../../tracker/app';
 import { SlowCommits } from '../../tracker/slow';
 import { Store } from '../../tracker/store';
 import { workflowSources } from '../../workers/create-worker';
+import { AGENT_SEARCH_ATTRIBUTES } from '../../common/search-attributes';
 import { ensureSearchAttributes } from '../../workers/search-attributes';
 import { MCP_SERVER_NAMES, McpHost } from './mcp-host';
 import type { TrackerCrashPlan } from './tracker-main';
 import { TrackerHost } from './tracker-host';
 import { startServer, type ServerOptions, type SweepServer, type TemporalHost } from '../engine/sweep-server';
-import { SLOW_RECEIVER } from '../worker/tuning';
+import { SLOW_RECEIVER } from './timeouts';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -123,7 +124,7 @@ async function buildWorkerScript(): Promise<string> {
 
 /** Starts the world in a fresh temporary folder; `close` removes it. */
 export async function startWorld(options: WorldOptions = {}): Promise<World> {
-  const server = options.server ?? (await startServer(options));
+  const server = options.server ?? (await startServer({ ...options, searchAttributes: AGENT_SEARCH_ATTRIBUTES }));
   const { env, dir, temporal: host } = server;
   // The sweep's own dev server registers the agent's search attributes when it starts; another server may lack them.
   if (server.existing) await ensureSearchAttributes(env.connection.operatorService, env.client.options.namespace);

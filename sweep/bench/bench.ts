@@ -5,7 +5,7 @@ import { agentSuite } from '../agent/agent-suite';
 import { measureLimit, type Limit } from './limit';
 import { runSweep, type SweepReport } from '../engine/passes';
 import { formatTimings } from '../engine/timings';
-import { selectVariants } from '../agent/rows';
+import { selectRows } from '../agent/rows';
 import { startWorld, type World } from '../agent/world';
 
 const USAGE = 'npm run bench -- [--runs N] [--skip-full]';
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   );
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 10) throw new UsageError(`bad --runs ${values.runs}: a whole number of clean runs, at least 10`, USAGE);
-  const [agent] = selectVariants('agent');
+  const [agent] = selectRows('agent');
   const say = (line: string) => console.error(line);
 
   say(`limit: ${runs} clean agent runs on one worker, no kill...`);
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   let full: SweepReport | null = null;
   if (!values['skip-full']) {
     say('full sweep...');
-    full = await runSweep({ suite: agentSuite(selectVariants()), progress: (l) => say(`  ${l}`) });
+    full = await runSweep({ suite: agentSuite(selectRows()), progress: (l) => say(`  ${l}`) });
   }
 
   const rate = (r: SweepReport) => r.scenarios.length / r.seconds;

@@ -3,7 +3,7 @@ import { suiteRun } from '../engine/batch';
 import { Generation } from '../engine/generation';
 import { newScenario } from '../engine/scenario';
 import { cpuSeconds } from '../engine/timings';
-import type { Variant } from '../agent/rows';
+import type { AgentRow } from '../agent/rows';
 import type { World } from '../agent/world';
 
 /** What {@link measureLimit} found. */
@@ -20,7 +20,7 @@ export interface Limit {
  * and one worker process (the sweep's worker, tuning and scripted world) sustain with no kill at all.
  * The worker is loaded first, then `runs` runs are started at once and timed until the last one ends.
  */
-export async function measureLimit(world: World, variant: Variant, runs: number): Promise<Limit> {
+export async function measureLimit(world: World, variant: AgentRow, runs: number): Promise<Limit> {
   const client = world.env.client;
   const taskQueue = `limit-${Date.now()}`;
   const gen = new Generation(agentGenerationEnv(world, taskQueue), { targets: {} }, `limit-${variant.name}`);

@@ -5,11 +5,12 @@ import { formatTable } from '../report/table';
 import { agentSuite } from '../agent/agent-suite';
 import { ConfigError, loadSweepConfig } from '../config/sweep-config';
 import { configRows, configSuite } from '../config/config-suite';
-import { DEFAULT_BATCH, DEFAULT_LANES, parseScenarioLabel, pickRows, runSweep, type SuiteFactory } from '../engine/passes';
+import { DEFAULT_BATCH, DEFAULT_LANES, runSweep, type SuiteFactory } from '../engine/passes';
+import { parseScenarioLabel, pickRows } from '../engine/planning';
 import { htmlReport } from '../report/html';
 import { jsonReport, rerunCommand } from '../report/json';
 import { formatTimings } from '../engine/timings';
-import { selectVariants } from '../agent/rows';
+import { selectRows } from '../agent/rows';
 
 const USAGE =
   'npm run sweep -- (or: npx crash-sweep) [--config FILE] [--variant NAME,...] [--scenario N|N.M] [--full] [--json FILE] [--html FILE] [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N]';
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
       variants = pickRows(configRows(config, file), values.variant ? commaList(values.variant) : undefined);
       suite = configSuite(file);
     } else {
-      variants = selectVariants(values.variant);
+      variants = selectRows(values.variant);
       suite = agentSuite(variants);
     }
     if (values.scenario !== undefined) parseScenarioLabel(values.scenario);
@@ -117,7 +118,7 @@ async function main(): Promise<void> {
     console.error(`wrote the report to ${values.html}`);
   }
   const failed = report.scenarios.filter((s) => s.error);
-  for (const s of failed.slice(0, 20)) console.error(`error: ${s.id}: ${s.error}\n  again: ${rerunCommand(s.variant.name, s.kills.map((k) => k.index ?? 0), { config: values.config })}`);
+  for (const s of failed.slice(0, 20)) console.error(`error: ${s.id}: ${s.error}\n  again: ${rerunCommand(s.row.name, s.kills.map((k) => k.index ?? 0), { config: values.config })}`);
   if (report.kept) {
     console.error(`the Temporal dev server is still running at ${report.kept.address}, Web UI at ${report.kept.ui}; Ctrl-C stops it`);
     await once(process, 'SIGINT');

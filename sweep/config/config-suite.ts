@@ -4,10 +4,10 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { NO_SIGNALS } from '../../common/crash-points';
 import { tsxFlags } from '../../common/tsx';
 import { loadSweepConfig, type SweepConfig } from './sweep-config';
-import { crashSweepPlugin } from '../plugin/plugin';
+import { crashSweepPlugin } from '../plugin';
 import type { SuiteFactory } from '../engine/passes';
 import type { SuiteRow, SweepSuite } from '../engine/suite';
-import { SERVER_DIES_WORKFLOW_TASK_TIMEOUT, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../worker/tuning';
+import { SERVER_DIES_WORKFLOW_TASK_TIMEOUT, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../engine/timeouts';
 
 /** The rows a config declares: its `rows`, or one row named after the config (or its file). */
 export function configRows(config: SweepConfig, file: string): SuiteRow[] {

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
-import type { CrashSweepPluginOptions } from '../plugin/plugin';
-import type { Counts } from '../engine/suite';
+import type { CrashSweepPluginOptions } from '../plugin';
+import type { Counts } from '../engine/counting';
 
 /** What `start` gets: where and under which id to start the run. */
 export interface StartContext {
@@ -60,7 +60,7 @@ export interface SweepConfig {
    * timeouts must outlast a batch's parking, a minute is safe; `worker-dies`: the worker dies too).
    */
   rows?: Array<{ name: string; label?: string; slowActivities?: string[]; firstPassOnly?: boolean; serverDies?: 'worker-survives' | 'worker-dies' }>;
-  /** Your workflows, as for `Worker.create`: `require.resolve('../workflows')`. */
+  /** Your workflows, as for `Worker.create`: `require.resolve('./workflows')`. */
   workflowsPath: string;
   /** Your activities; called in each worker process the sweep starts (after `setup`'s `env` is set). */
   activities: () => object | Promise<object>;

@@ -2,7 +2,7 @@ import { Worker } from '@temporalio/worker';
 import { runMain } from '../../common/cli';
 import { loadSweepConfig } from './sweep-config';
 import { runCrashWorker } from '../worker/crash-worker';
-import { crashSweepPlugin } from '../plugin/plugin';
+import { crashSweepPlugin } from '../plugin';
 
 /**
  * A worker process for a user's config (`npm run sweep -- --config FILE`): loads the config file

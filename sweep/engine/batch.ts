@@ -4,6 +4,7 @@ import type { KillTarget } from '../worker/line-protocol';
 import { Generation, type GenerationEnv } from './generation';
 import type { Scenario } from './scenario';
 import type { SweepServer } from './sweep-server';
+import { fillCounts } from './counting';
 import type { BatchPlan, SuiteRow, SuiteRun, SweepSuite } from './suite';
 import type { BatchTemporal } from './killable-server-host';
 import { cpuSeconds, type Timings } from './timings';
@@ -25,7 +26,7 @@ export interface BatchContext {
 
 /** What a suite knows of a scenario's run. */
 export function suiteRun(s: Scenario, taskQueue: string, client: Client): SuiteRun {
-  return { row: s.variant, workflowId: s.workflowId, runId: s.runId, tag: s.tag, taskQueue, client };
+  return { row: s.row, workflowId: s.workflowId, runId: s.runId, tag: s.tag, taskQueue, client };
 }
 
 /** Where the generations of a task queue find the server, and how they start. */
@@ -50,13 +51,13 @@ export function generationEnv(temporal: Pick<BatchTemporal, 'address' | 'namespa
  */
 export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<void> {
   const { server, suite, timings, temporal } = ctx;
-  const serverDies = batch[0].variant.serverDies;
-  if (batch.some((s) => s.variant.serverDies !== serverDies)) throw new Error('a batch mixes rows whose Temporal server dies with rows whose server does not');
+  const serverDies = batch[0].row.serverDies;
+  if (batch.some((s) => s.row.serverDies !== serverDies)) throw new Error('a batch mixes rows whose Temporal server dies with rows whose server does not');
   if (serverDies && !temporal.restart) throw new Error(`rows whose Temporal server dies need a server the sweep may kill, not ${temporal.address}`);
   const runsOf = new Map(batch.map((s) => [s.workflowId, suiteRun(s, ctx.taskQueue, temporal.client)]));
   const plan = suite.batch ? await suite.batch(ctx.lane, [...runsOf.values()]) : {};
   const env = generationEnv(temporal, server.dir, suite, ctx.taskQueue, plan);
-  const faults = Object.fromEntries(batch.filter((s) => s.variant.fault).map((s) => [s.workflowId, { name: s.variant.fault! }]));
+  const faults = Object.fromEntries(batch.filter((s) => s.row.fault).map((s) => [s.workflowId, { name: s.row.fault! }]));
   const rounds = Math.max(...batch.map((s) => s.kills.length));
   const targetsOf = (round: number) => {
     const targets: Record<string, KillTarget> = {};
@@ -230,7 +231,7 @@ async function countBatch(
   await Promise.all(
     batch.map(async (s) => {
       s.finalPoints = last.points.get(s.workflowId) ?? [];
-      const slow = new Set(s.variant.slowActivities ?? []);
+      const slow = new Set(s.row.slowActivities ?? []);
       for (const g of generations) {
         const late = g.late.get(s.workflowId)?.find((l) => !slow.has(l.activityType));
         if (late) s.error ??= `a live activity outlived its timeout (${late.detail}): the machine was too slow for the sweep's timeouts`;
@@ -248,7 +249,7 @@ async function countBatch(
       if (problems.length > 0) s.error ??= `not caused by a kill: ${problems.join('; ')}`;
       try {
         const c = await suite.check(runsOf.get(s.workflowId)!, result.value);
-        s.outcome = { dups: c.dups, missing: c.missing, orphans: c.orphans ?? 0, asks: c.asks ?? 0, calls: c.calls ?? 0, approvals: c.approvals ?? 0, ...(c.details ? { details: c.details } : {}) };
+        s.outcome = fillCounts(c);
       } catch (err) {
         s.error ??= `counting its effects failed: ${(err as Error).message}`;
       }

@@ -1,12 +1,12 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { AGENT_SEARCH_ATTRIBUTES } from '../../common/search-attributes';
 import { devServerExecutable } from '../../common/temporal-cli';
 import { SWEEP_DEV_SERVER_FLAGS } from './killable-server-host';
+import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
 
 /**
  * Hosts the sweep's Temporal dev server in a process of its own (started by `TestWorkflowEnvironment.createLocal`,
  * with the local `temporal` CLI when there is one). The dev server prints a banner with random ports
- * to the stdout it inherits; here that stdout is discarded, so the sweep's own stdout holds only its
+ * to the stdout it inherits; the search attributes to register come as JSON in `CRASH_SWEEP_SEARCH_ATTRIBUTES`; here that stdout is discarded, so the sweep's own stdout holds only its
  * table and two sweeps print the same bytes. The address goes to the parent over IPC; the server is
  * torn down when the parent says so or goes away.
  */
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
       ...(ui ? { ui: true } : {}), // the UI listens on the server's port + 1000
       executable: devServerExecutable(),
       log: { format: 'pretty', level: 'error' },
-      searchAttributes: [...AGENT_SEARCH_ATTRIBUTES],
+      searchAttributes: JSON.parse(process.env.CRASH_SWEEP_SEARCH_ATTRIBUTES ?? '[]') as AnySearchAttributeKey[],
       extraArgs: SWEEP_DEV_SERVER_FLAGS,
     },
   });

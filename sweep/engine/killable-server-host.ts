@@ -3,8 +3,8 @@ import { once } from 'node:events';
 import net from 'node:net';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { devServerSearchAttributeFlags } from '../../common/search-attributes';
 import { devServerExecutable } from '../../common/temporal-cli';
+import { searchAttributeFlags, type AnySearchAttributeKey } from '../../common/search-attribute-flags';
 
 /**
  * The dev server's flags for a sweep: one partition per task queue, so a task reaches the one worker
@@ -28,12 +28,12 @@ export interface BatchTemporal {
 }
 
 /**
- * A Temporal dev server the sweep kills (issue 10.2): `temporal server start-dev` on a SQLite file of
+ * A Temporal dev server the sweep kills: `temporal server start-dev` on a SQLite file of
  * its own (`--db-filename`), which outlives the process, SIGKILLed when the harness says and started
  * again on the same file and the same port, so its workers and clients reconnect to the address they
  * know. Its client reconnects by itself.
  */
-export class TemporalProcess implements BatchTemporal {
+export class KillableServerHost implements BatchTemporal {
   readonly namespace = 'default';
   /** How many times it was SIGKILLed. */
   kills = 0;
@@ -45,11 +45,15 @@ export class TemporalProcess implements BatchTemporal {
   private constructor(
     private readonly dbFile: string,
     private readonly port: number,
+    private readonly searchAttributes: readonly AnySearchAttributeKey[],
   ) {}
 
-  /** Starts a dev server on `DIR/temporal-LABEL.db` and a free port, and connects a client. */
-  static async start(dir: string, label: string): Promise<TemporalProcess> {
-    const server = new TemporalProcess(path.join(dir, `temporal-${label}.db`), await freePort());
+  /**
+   * Starts a dev server on `DIR/temporal-LABEL.db` and a free port, with these search attributes
+   * registered (default none), and connects a client.
+   */
+  static async start(dir: string, label: string, searchAttributes: readonly AnySearchAttributeKey[] = []): Promise<KillableServerHost> {
+    const server = new KillableServerHost(path.join(dir, `temporal-${label}.db`), await freePort(), searchAttributes);
     await server.spawn();
     server.connection = await Connection.connect({ address: server.address });
     server.client = new Client({ connection: server.connection });
@@ -102,7 +106,7 @@ export class TemporalProcess implements BatchTemporal {
       // any process kill leaves intact; only the WAL's checkpoints wait for the disk (not a power cut).
       '--sqlite-pragma', 'journal_mode=wal',
       '--sqlite-pragma', 'synchronous=normal',
-      ...devServerSearchAttributeFlags(),
+      ...searchAttributeFlags(this.searchAttributes),
       ...SWEEP_DEV_SERVER_FLAGS,
     ];
     const proc = spawn(devServerExecutable().path, args, { stdio: ['ignore', 'ignore', 'pipe'] });

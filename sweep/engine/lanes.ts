@@ -36,7 +36,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
   // A batch kills its server or it does not: rows of each kind are batched apart.
   const kinds = new Map<string, Scenario[]>();
   for (const s of scenarios) {
-    const kind = s.variant.serverDies ?? '';
+    const kind = s.row.serverDies ?? '';
     kinds.set(kind, [...(kinds.get(kind) ?? []), s]);
   }
   const batches = [...kinds.values()].flatMap((group) => evenBatches(group, options));
@@ -48,8 +48,8 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
     while (nextBatch < batches.length) {
       const batch = batches[nextBatch++];
       batchCounter += 1;
-      const kills = batch[0].variant.serverDies !== undefined;
-      if (kills && !options.killableServer) throw new Error(`${batch[0].variant.name}: its Temporal server dies, and this sweep has no server it may kill`);
+      const kills = batch[0].row.serverDies !== undefined;
+      if (kills && !options.killableServer) throw new Error(`${batch[0].row.name}: its Temporal server dies, and this sweep has no server it may kill`);
       const temporal = kills ? await options.killableServer!(laneNo) : shared;
       await runBatch(batch, { ...options, temporal, lane: laneNo, taskQueue: `${QUEUE_PREFIX}-${batchCounter}` });
       done += batch.length;

@@ -1,15 +1,21 @@
 import type { Client } from '@temporalio/client';
-import { summarize, type Row } from '../report/table';
-import { newScenario, type Outcome, type Scenario } from './scenario';
+import { summarize, type Outcome, type Row } from './counting';
+import { firstPass, parseScenarioLabel, pickRows, secondPass } from './planning';
+import { newScenario, type Scenario } from './scenario';
 import { timedOutActivityType } from './audit';
 import { startServer, type SweepServer, type TemporalHost } from './sweep-server';
-import type { SuiteRow, SweepSuite } from './suite';
+import type { SweepSuite } from './suite';
 import { runScenarios } from './lanes';
-import { TemporalProcess } from './killable-server-host';
+import { KillableServerHost } from './killable-server-host';
 import { cpuSeconds, Timings } from './timings';
+import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
 
 /** Makes the suite to sweep, on the sweep's server (the agent's: `agentSuite`; a config file's: `configSuite`). */
-export type SuiteFactory = (server: SweepServer) => Promise<SweepSuite>;
+export interface SuiteFactory {
+  (server: SweepServer): Promise<SweepSuite>;
+  /** The search attributes the suite's runs set: registered on every dev server the sweep starts. Default none. */
+  searchAttributes?: readonly AnySearchAttributeKey[];
+}
 
 /** Options of {@link runSweep}. */
 export interface SweepOptions {
@@ -67,10 +73,10 @@ export const DEFAULT_LANES = 1;
 
 /** Thrown when a clean run is not clean: every count of the sweep would be meaningless. */
 export class DirtyCleanRunError extends Error {
-  readonly variant: string;
-  constructor(variant: string, reason: string) {
-    super(`the clean run of ${variant} ${reason}`);
-    this.variant = variant;
+  readonly row: string;
+  constructor(row: string, reason: string) {
+    super(`the clean run of ${row} ${reason}`);
+    this.row = row;
     this.name = 'DirtyCleanRunError';
   }
 }
@@ -85,38 +91,21 @@ async function checkNoRetry(client: Client, s: Scenario): Promise<void> {
   const events = history.events ?? [];
   for (const e of events) {
     const timedOut = e.activityTaskTimedOutEventAttributes;
-    if (timedOut && !s.variant.slowActivities?.includes(timedOutActivityType(events, e))) throw new DirtyCleanRunError(s.variant.name, 'had an activity time out');
-    if (e.workflowTaskTimedOutEventAttributes) throw new DirtyCleanRunError(s.variant.name, 'had a workflow task time out');
-    if (e.workflowTaskFailedEventAttributes) throw new DirtyCleanRunError(s.variant.name, 'had a workflow task fail');
+    if (timedOut && !s.row.slowActivities?.includes(timedOutActivityType(events, e))) throw new DirtyCleanRunError(s.row.name, 'had an activity time out');
+    if (e.workflowTaskTimedOutEventAttributes) throw new DirtyCleanRunError(s.row.name, 'had a workflow task time out');
+    if (e.workflowTaskFailedEventAttributes) throw new DirtyCleanRunError(s.row.name, 'had a workflow task fail');
     const attempt = e.activityTaskStartedEventAttributes?.attempt ?? 1;
-    if (attempt > 1 && !s.variant.fault && !s.variant.retries) throw new DirtyCleanRunError(s.variant.name, `retried an activity (attempt ${attempt})`);
+    if (attempt > 1 && !s.row.fault && !s.row.retries) throw new DirtyCleanRunError(s.row.name, `retried an activity (attempt ${attempt})`);
   }
 }
 
 /** Stops the Temporal servers a sweep started to kill. */
-async function closeAll(servers: Map<number, Promise<TemporalProcess>>): Promise<void> {
+async function closeAll(servers: Map<number, Promise<KillableServerHost>>): Promise<void> {
   await Promise.all([...servers.values()].map(async (t) => (await t.catch(() => null))?.close()));
-}
-
-/** `N` or `N.M`, as in a scenario's id (`agent twice 3.7`); throws on anything else. */
-export function parseScenarioLabel(label: string): { first: number; second?: number } {
-  const m = label.trim().match(/^(?:[\w-]+ (?:once|twice) )?(\d+)(?:\.(\d+))?$/);
-  if (!m) throw new Error(`bad scenario ${JSON.stringify(label)}: N or N.M, the label of a scenario id such as "agent twice 3.7"`);
-  return { first: Number(m[1]), second: m[2] === undefined ? undefined : Number(m[2]) };
 }
 
 function cpuTotal(usage: NodeJS.CpuUsage): number {
   return (usage.user + usage.system) / 1e6;
-}
-
-/** The suite's rows named in `names` (all of them if none); an unknown name is an error that lists the known ones. */
-export function pickRows<R extends SuiteRow>(rows: readonly R[], names?: string[]): R[] {
-  if (!names || names.length === 0) return [...rows];
-  return names.map((name) => {
-    const row = rows.find((r) => r.name === name);
-    if (!row) throw new Error(`unknown variant ${JSON.stringify(name)} (variants: ${rows.map((r) => r.name).join(', ')})`);
-    return row;
-  });
 }
 
 /**
@@ -131,15 +120,16 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   const lanes = options.lanes ?? DEFAULT_LANES;
   const only = options.scenario ? parseScenarioLabel(options.scenario) : null;
-  const server = await startServer({ address: options.address, namespace: options.namespace, ui: options.keepServer });
+  const searchAttributes = options.suite.searchAttributes ?? [];
+  const server = await startServer({ address: options.address, namespace: options.namespace, ui: options.keepServer, searchAttributes });
   const cpuAtStart = process.cpuUsage();
   const serverPid = server.temporal.pid;
   const serverCpuAtStart = serverPid ? cpuSeconds(serverPid) : null;
   let suite: SweepSuite | null = null;
   // One Temporal server per lane for the rows whose server dies, on a database file of its own.
-  const killable = new Map<number, Promise<TemporalProcess>>();
+  const killable = new Map<number, Promise<KillableServerHost>>();
   const killableServer = (lane: number) => {
-    if (!killable.has(lane)) killable.set(lane, TemporalProcess.start(server.dir, `lane-${lane}`));
+    if (!killable.has(lane)) killable.set(lane, KillableServerHost.start(server.dir, `lane-${lane}`, searchAttributes));
     return killable.get(lane)!;
   };
   try {
@@ -156,34 +146,21 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     const points: SweepReport['points'] = {};
     const cleanOutcomes = new Map<string, Outcome>();
     for (const c of cleans) {
-      if (c.error) throw new DirtyCleanRunError(c.variant.name, `failed: ${c.error}`);
+      if (c.error) throw new DirtyCleanRunError(c.row.name, `failed: ${c.error}`);
       const o = c.outcome!;
-      if (!c.variant.damagedWithoutKills && (o.dups !== 0 || o.missing !== 0 || o.orphans !== 0 || o.asks !== 0)) throw new DirtyCleanRunError(c.variant.name, `left ${JSON.stringify(o)}`);
-      if (c.finalPoints.length === 0) throw new DirtyCleanRunError(c.variant.name, 'reached no crash point: is the crash-sweep plugin in its worker?');
+      if (!c.row.damagedWithoutKills && (o.dups !== 0 || o.missing !== 0 || o.orphans !== 0 || o.asks !== 0)) throw new DirtyCleanRunError(c.row.name, `left ${JSON.stringify(o)}`);
+      if (c.finalPoints.length === 0) throw new DirtyCleanRunError(c.row.name, 'reached no crash point: is the crash-sweep plugin in its worker?');
       await checkNoRetry(c.client ?? server.env.client, c);
-      points[c.variant.name] = c.finalPoints.map(({ name, detail }) => ({ name, detail }));
-      cleanOutcomes.set(c.variant.name, o);
+      points[c.row.name] = c.finalPoints.map(({ name, detail }) => ({ name, detail }));
+      cleanOutcomes.set(c.row.name, o);
     }
-    progress(`clean runs: ${cleans.map((c) => `${c.variant.name} ${c.finalPoints.length} points`).join(', ')}`);
+    progress(`clean runs: ${cleans.map((c) => `${c.row.name} ${c.finalPoints.length} points`).join(', ')}`);
 
-    const once = cleans.flatMap((c) =>
-      c.finalPoints
-        .map((p, i) => newScenario(c.variant, 'once', `${i + 1}`, [{ index: i + 1 }], [p]))
-        .filter((s) => !only || s.kills[0].index === only.first),
-    );
+    const once = firstPass(cleans, only);
     if (only && once.length === 0) throw new Error(`no scenario ${options.scenario}: the clean run has ${cleans[0].finalPoints.length} points`);
     await run(once, 'once');
 
-    const twice = options.twice === false
-      ? []
-      : once
-          .filter((s) => !s.error && !s.variant.firstPassOnly)
-          .flatMap((s) =>
-            s.finalPoints.map((p, j) =>
-              newScenario(s.variant, 'twice', `${s.kills[0].index}.${j + 1}`, [s.kills[0], { index: j + 1 }], [s.expected[0], p]),
-            ),
-          )
-          .filter((s) => !only || (only.second !== undefined && s.kills[1].index === only.second));
+    const twice = options.twice === false ? [] : secondPass(once, only);
     if (only?.second !== undefined && twice.length === 0) {
       if (rows.some((r) => r.firstPassOnly)) throw new Error(`no scenario ${options.scenario}: ${rows[0].name} is swept in the first pass only`);
       throw new Error(`no scenario ${options.scenario}: the restart of ${only.first} reached fewer points`);

@@ -176,7 +176,7 @@ async function stop(proc: ChildProcess | null): Promise<void> {
 }
 
 /** A receiver the harness may kill, and the runs of a batch that use it. */
-export interface KillTarget {
+export interface ReceiverKill {
   host: ReceiverHost;
   /** The batch's runs whose requests go to it. */
   runs: readonly SuiteRun[];
@@ -191,7 +191,7 @@ export interface KillTarget {
  */
 export class ReceiverKills {
   constructor(
-    private readonly targets: readonly KillTarget[],
+    private readonly targets: readonly ReceiverKill[],
     /** Counts kills, and the requests they cut off. */
     private readonly counter: { kills: number; requests: number },
   ) {}

@@ -2,31 +2,18 @@ import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { KillTarget } from '../worker/line-protocol';
 import type { SeenPoint } from './generation';
+import type { Outcome } from './counting';
 import type { SuiteRow } from './suite';
 
 /** Which pass a scenario belongs to: the clean run that records the points, or a run killed once or twice. */
 export type Pass = 'clean' | 'once' | 'twice';
-
-/** What the world looked like after a scenario, counted by the suite from its receivers' records. */
-export interface Outcome {
-  dups: number;
-  missing: number;
-  orphans: number;
-  asks: number;
-  /** Paid calls (model calls) the run made. */
-  calls: number;
-  /** Approvals the run requested. */
-  approvals: number;
-  /** Whatever else the suite counted (the agent: issues, comments). */
-  details?: Record<string, number>;
-}
 
 /** One run of a row, killed at zero, one or two points. */
 export interface Scenario {
   /** Unique in a sweep: `ROW PASS LABEL`, where the label is the kill indexes (`3`, `3.7`). */
   id: string;
   /** The row of the table it counts in. */
-  variant: SuiteRow;
+  row: SuiteRow;
   pass: Pass;
   /** Where each killed generation parks the run, in order. */
   kills: KillTarget[];
@@ -52,13 +39,13 @@ export interface Scenario {
 let scenarioCounter = 0;
 
 /** A new scenario of a row with a fresh run id. */
-export function newScenario(variant: SuiteRow, pass: Pass, label: string, kills: KillTarget[], expected: SeenPoint[]): Scenario {
+export function newScenario(row: SuiteRow, pass: Pass, label: string, kills: KillTarget[], expected: SeenPoint[]): Scenario {
   const runId = randomUUID();
   scenarioCounter += 1;
-  const tag = `${variant.name}-${pass}-${scenarioCounter}`;
+  const tag = `${row.name}-${pass}-${scenarioCounter}`;
   return {
-    id: `${variant.name} ${pass} ${label}`,
-    variant,
+    id: `${row.name} ${pass} ${label}`,
+    row,
     pass,
     kills,
     expected,

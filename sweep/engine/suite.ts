@@ -1,4 +1,5 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Counts } from './counting';
 import type { CrashEvent } from '../worker/line-protocol';
 
 /**
@@ -62,7 +63,7 @@ export interface SuiteRow {
    */
   firstPassOnly?: boolean;
   /**
-   * The Temporal server dies at each kill (issue 10.2): the row's runs live on a dev server of their
+   * The Temporal server dies at each kill: the row's runs live on a dev server of their
    * own, on a database file, which the harness SIGKILLs at the kill's point and starts again on the
    * same file and port. `worker-survives`: the worker is not killed; its parked runs go on once the
    * server is back (their timeouts must outlast a batch's parking: nothing may time out in a live
@@ -104,24 +105,3 @@ export interface BatchPlan {
 
 /** A crash point a worker reported for a run (reached, or parked at). */
 export type PointEvent = Extract<CrashEvent, { type: 'point' | 'parked' }>;
-
-/**
- * A run's damage, counted from ground truth. The table shows the counts as they are, but `calls` and
- * `approvals` beyond what the row's clean run made.
- */
-export interface Counts {
-  /** Effects that happened more than once (each extra copy counts). */
-  dups: number;
-  /** Effects that should have happened and did not. */
-  missing: number;
-  /** Effects nothing in the run accounts for (a call of a model reply the run did not keep). Default 0. */
-  orphans?: number;
-  /** Questions put to a person. Default 0. */
-  asks?: number;
-  /** Paid calls made (model calls). Default 0. */
-  calls?: number;
-  /** Approvals requested. Default 0. */
-  approvals?: number;
-  /** Anything else worth keeping in the JSON report (issues, comments...). */
-  details?: Record<string, number>;
-}

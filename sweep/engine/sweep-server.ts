@@ -6,6 +6,7 @@ import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { tsxFlags } from '../../common/tsx';
 import { childPids } from './timings';
+import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
 
 /** The Temporal server of a sweep: its own dev server, or an existing one. */
 export interface TemporalHost {
@@ -36,13 +37,16 @@ export interface ServerOptions {
   namespace?: string;
   /** Serve the dev server's Web UI (to keep the server for a look after the sweep). Default `false`. */
   ui?: boolean;
+  /** Search attributes to register on the dev server when it starts (not on an existing server). Default none. */
+  searchAttributes?: readonly AnySearchAttributeKey[];
 }
 
 /** Starts `dev-server-main.ts`, which runs the dev server with its banner kept off our stdout. */
-async function startTemporalHost(ui: boolean): Promise<TemporalHost> {
+async function startTemporalHost(ui: boolean, searchAttributes: readonly AnySearchAttributeKey[]): Promise<TemporalHost> {
   const child = fork(path.join(__dirname, 'dev-server-main.ts'), ui ? ['--ui'] : [], {
     execArgv: tsxFlags(),
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, CRASH_SWEEP_SEARCH_ATTRIBUTES: JSON.stringify(searchAttributes) },
   });
   const exited = once(child, 'exit');
   const [message] = (await Promise.race([
@@ -68,7 +72,7 @@ export async function startServer(options: ServerOptions = {}): Promise<SweepSer
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sweep-'));
   const temporal: TemporalHost = options.address
     ? { address: options.address, ui: null, pid: null, stop: async () => {} }
-    : await startTemporalHost(options.ui ?? false);
+    : await startTemporalHost(options.ui ?? false, options.searchAttributes ?? []);
   const env = await TestWorkflowEnvironment.createFromExistingServer({ address: temporal.address, namespace: options.namespace ?? 'default' });
   return {
     env,

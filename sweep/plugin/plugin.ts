@@ -26,6 +26,15 @@ const activityPoints: ActivityInterceptorsFactory = (ctx) => ({
 });
 
 /**
+ * The plugin's workflow interceptor modules, for a bundle built without the plugin (a replay test's).
+ * Resolved when asked, not when the plugin is made, so that a worker compiled to one JavaScript file
+ * with a pre-built workflow bundle never looks for these files.
+ */
+export function workflowInterceptorModules(options: Pick<CrashSweepPluginOptions, 'waits'> = {}): string[] {
+  return [require.resolve(options.waits === false ? './workflow-interceptors' : './workflow-wait-interceptors')];
+}
+
+/**
  * The crash sweep's worker plugin: records crash points in any worker, for any workflow and any
  * activities, with no change to their code. Outside a sweep nothing listens and every point is one
  * function call. Give it to `Worker.create({ plugins: [crashSweepPlugin()] })` (the sweep's own worker
@@ -36,8 +45,7 @@ const activityPoints: ActivityInterceptorsFactory = (ctx) => ({
  * the worker runs after an activation and before it reports the task).
  */
 export function crashSweepPlugin(options: CrashSweepPluginOptions = {}): WorkerPlugin & BundlerPlugin {
-  const { activities = true, http = true, waits = true } = options;
-  const workflowModules = [require.resolve(waits ? './workflow-wait-interceptors' : './workflow-interceptors')];
+  const { activities = true, http = true } = options;
   return {
     name: 'crash-sweep',
     configureWorker(worker: WorkerOptions): WorkerOptions {
@@ -49,14 +57,14 @@ export function crashSweepPlugin(options: CrashSweepPluginOptions = {}): WorkerP
           ...interceptors,
           activity: [...(interceptors.activity ?? []), ...(activities ? [activityPoints] : [])],
           // With a pre-built bundle the modules are in it already (see configureBundler).
-          workflowModules: worker.workflowsPath ? [...(interceptors.workflowModules ?? []), ...workflowModules] : interceptors.workflowModules,
+          workflowModules: worker.workflowsPath ? [...(interceptors.workflowModules ?? []), ...workflowInterceptorModules(options)] : interceptors.workflowModules,
         },
         sinks: {
           ...worker.sinks,
           crashPoints: {
             reached: {
               // Awaited before the workflow task is reported, so a harness can park a decided task here.
-              fn: (info, name: string, detail: string) => crashPoint(name as PointName, { workflowId: info.workflowId, detail }),
+              fn: (info, name: string, detail: string) => crashPoint(name as PointName, { workflowId: info.workflowId, detail, fromWorkflow: true }),
               callDuringReplay: false,
             },
           },
@@ -64,7 +72,7 @@ export function crashSweepPlugin(options: CrashSweepPluginOptions = {}): WorkerP
       };
     },
     configureBundler(bundle: BundleOptions): BundleOptions {
-      return { ...bundle, workflowInterceptorModules: [...(bundle.workflowInterceptorModules ?? []), ...workflowModules] };
+      return { ...bundle, workflowInterceptorModules: [...(bundle.workflowInterceptorModules ?? []), ...workflowInterceptorModules(options)] };
     },
   };
 }

@@ -9,7 +9,7 @@ import { rerunCommand, type JsonReport, type JsonScenario } from './json';
  * its workflow id and the command that runs it again alone.
  */
 export function htmlReport(data: JsonReport): string {
-  const variants = data.rows.map((row) => section(row.variant, row.label, data));
+  const variants = data.rows.map((row) => section(row.name, row.label, data));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -25,7 +25,7 @@ ${legend()}
 ${table(data)}
 ${variants.join('\n')}
 <aside id="detail" hidden></aside>
-<script>const SCENARIOS = ${embed(data.scenarios.map((s) => ({ ...s, rerun: s.rerun ?? rerunCommand(s.variant, s.kills, data.rerun) })))};
+<script>const SCENARIOS = ${embed(data.scenarios.map((s) => ({ ...s, rerun: s.rerun ?? rerunCommand(s.row, s.kills, data.rerun) })))};
 ${SCRIPT}</script>
 </body>
 </html>
@@ -56,14 +56,14 @@ function table(data: JsonReport): string {
   const grouped = new Set(data.rows.map((r) => r.group)).size > 1;
   const rows = data.rows.map((r, i) => {
     const heading = grouped && (i === 0 || data.rows[i - 1].group !== r.group) ? `<tr class="group"><th colspan="${COLUMNS.length + 1}">${esc(r.group)}</th></tr>` : '';
-    return `${heading}<tr><td><a href="#${esc(r.variant)}">${esc(r.label)}</a></td>${COLUMNS.map(([key]) => `<td>${esc(String(r[key]))}</td>`).join('')}</tr>`;
+    return `${heading}<tr><td><a href="#${esc(r.name)}">${esc(r.label)}</a></td>${COLUMNS.map(([key]) => `<td>${esc(String(r[key]))}</td>`).join('')}</tr>`;
   });
   return `<table class="summary">${head}${rows.join('')}</table>`;
 }
 
 function section(variant: string, label: string, data: JsonReport): string {
   const points = data.points[variant] ?? [];
-  const ofVariant = data.scenarios.map((s, i) => ({ s, i })).filter(({ s }) => s.variant === variant);
+  const ofVariant = data.scenarios.map((s, i) => ({ s, i })).filter(({ s }) => s.row === variant);
   const once = new Map(ofVariant.filter(({ s }) => s.pass === 'once').map((x) => [x.s.kills[0], x]));
   const twice = ofVariant.filter(({ s }) => s.pass === 'twice');
   const cell = ({ s, i }: { s: JsonScenario; i: number }) =>
@@ -141,7 +141,7 @@ document.addEventListener('click', (event) => {
   if (!cell) { detail.hidden = true; return; }
   const s = SCENARIOS[Number(cell.dataset.i)];
   const text = (v) => String(v).replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]);
-  const killed = s.killedAt.map((p, k) => (k + 1) + '. ' + p.name + ' ' + p.detail).join('\\n');
+  const killed = s.landed.map((p, k) => (k + 1) + '. ' + p.name + ' ' + p.detail).join('\\n');
   detail.innerHTML = '<h3>' + text(s.id) + '</h3>'
     + '<p>killed at:</p><pre>' + text(killed) + '</pre>'
     + '<p>counts:</p><pre>' + text(JSON.stringify(s.outcome, null, 1)) + '</pre>'

@@ -28,19 +28,19 @@ export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {
     const notable = !!s.error || !o || o.dups > 0 || o.missing > 0 || o.orphans > 0 || o.asks > 0;
     return {
       id: s.id,
-      variant: s.variant.name,
+      row: s.row.name,
       pass: s.pass,
       /** The kill indexes: `[N]` once, `[N, M]` twice. */
       kills: killIndexes(s),
       runId: s.runId,
       workflowId: s.workflowId,
       taskQueue: s.taskQueue ?? null,
-      killedAt: s.landed,
+      landed: s.landed,
       expected: s.expected,
       restartPoints: s.finalPoints,
       outcome: o ?? null,
       error: s.error ?? null,
-      ...(notable ? { rerun: rerunCommand(s.variant.name, killIndexes(s), rerun) } : {}),
+      ...(notable ? { rerun: rerunCommand(s.row.name, killIndexes(s), rerun) } : {}),
     };
   });
   return { rows: report.rows, points: report.points, seconds: report.seconds, rerun, scenarios };

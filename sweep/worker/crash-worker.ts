@@ -5,12 +5,6 @@ import { setCrashHook } from '../../common/crash-points';
 import { LINE_PREFIX, matches, type CrashEvent, type CrashPlan } from './line-protocol';
 import { FINISHING_WORKFLOW_TASKS, SWEEP_WORKER_TUNING } from './tuning';
 
-/**
- * Points reached in workflow code (through a sink) rather than in an activity. A workflow task that
- * runs again passes them again with no activity between; see {@link installCrashHook}.
- */
-const WORKFLOW_SIDE = new Set(['workflow.decided', 'workflow.waiting', 'question.asked', 'approval.pending']);
-
 /** What a crash worker's `build` gets: the engine's settings for the worker it makes. */
 export interface CrashWorkerSettings {
   connection: NativeConnection;
@@ -55,14 +49,14 @@ export function installCrashHook(plan: CrashPlan): CrashHookControl {
   // Workflow-side points each run has passed since its last activity-side point.
   const decidedSince = new Map<string, Set<string>>();
 
-  setCrashHook((name, { workflowId, detail }) => {
+  setCrashHook((name, { workflowId, detail, fromWorkflow }) => {
     // A workflow task that runs again because its first attempt was lost (its worker died, or the
     // server dropped its completion under load) passes the same workflow-side points again, with no
     // activity between. Those are the same boundaries: they keep their index and are reported once,
     // so the points a run reaches do not depend on how busy the machine was.
     const seen = decidedSince.get(workflowId) ?? new Set<string>();
     decidedSince.set(workflowId, seen);
-    const workflowSide = WORKFLOW_SIDE.has(name);
+    const workflowSide = fromWorkflow === true;
     const repeat = workflowSide && seen.has(`${name} ${detail}`);
     if (workflowSide) seen.add(`${name} ${detail}`);
     else seen.clear();

@@ -1,0 +1,28 @@
+// The agent's activity timeouts under the sweep, and its slow tracker's pacing.
+
+/** Activity pacing for runs under a harness: a dead attempt is noticed in seconds, retried at once. */
+export const SWEEP_TIMEOUTS = { modelMs: 4_000, toolMs: 4_000, turnMs: 4_000, retryInitialMs: 100 };
+
+/**
+ * Activity pacing for runs whose tools are over MCP. A write can wait at the MCP server, parked, until
+ * every other run of its batch is parked too and the harness kills the server; a long start-to-close
+ * timeout lets it wait, and the heartbeat still notices a dead worker within seconds.
+ */
+export const SWEEP_MCP_TIMEOUTS = { ...SWEEP_TIMEOUTS, toolMs: 120_000, heartbeatMs: 4_000 };
+
+/**
+ * Timeouts of the rows whose Temporal server dies while the worker lives. A run parked at
+ * its point waits there while the rest of its batch parks and the server restarts; with the sweep's
+ * 4 s timeouts the server would give up on a live attempt meanwhile. Nothing here needs a timeout to
+ * recover: the worker that holds the attempt is alive and reports it once the server is back.
+ */
+export const SERVER_DIES_TIMEOUTS = { modelMs: 60_000, toolMs: 60_000, turnMs: 60_000, retryInitialMs: 100 };
+
+/**
+ * The sweep's slow trackers: a run's first write is held before it commits until the tracker
+ * answers another request of the run (the caller gave up after the tool's 4 s timeout and came back),
+ * or 6 s at most; a request commits within 7 s of its arrival or never. The 6 s lies between the
+ * caller's timeout-driven steps (4 s, 8 s after the write was sent), so the hold never ends on the
+ * same instant as one of them and a run does the same thing on a busy machine.
+ */
+export const SLOW_RECEIVER = { holdMs: 6_000, commitDeadlineMs: 7_000 };

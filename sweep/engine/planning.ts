@@ -1,0 +1,50 @@
+import { newScenario, type Scenario } from './scenario';
+import type { SuiteRow } from './suite';
+
+// Which points each scenario kills: the rows to sweep, the first pass from the clean runs' points,
+// the second from the points each first-pass restart reached, and `--scenario N.M` to pick one.
+
+/** One scenario, by its kill indexes: `first` in the clean run, `second` (if any) in the restart. */
+export interface ScenarioChoice {
+  first: number;
+  second?: number;
+}
+
+/** The suite's rows named in `names` (all of them if none); an unknown name is an error that lists the known ones. */
+export function pickRows<R extends SuiteRow>(rows: readonly R[], names?: string[]): R[] {
+  if (!names || names.length === 0) return [...rows];
+  return names.map((name) => {
+    const row = rows.find((r) => r.name === name);
+    if (!row) throw new Error(`unknown variant ${JSON.stringify(name)} (variants: ${rows.map((r) => r.name).join(', ')})`);
+    return row;
+  });
+}
+
+/** `N` or `N.M`, as in a scenario's id (`agent twice 3.7`); throws on anything else. */
+export function parseScenarioLabel(label: string): ScenarioChoice {
+  const m = label.trim().match(/^(?:[\w-]+ (?:once|twice) )?(\d+)(?:\.(\d+))?$/);
+  if (!m) throw new Error(`bad scenario ${JSON.stringify(label)}: N or N.M, the label of a scenario id such as "agent twice 3.7"`);
+  return { first: Number(m[1]), second: m[2] === undefined ? undefined : Number(m[2]) };
+}
+
+/** The first pass: for each clean run, one fresh run killed at each point it reached (only `only.first`, if given). */
+export function firstPass(cleans: readonly Scenario[], only: ScenarioChoice | null): Scenario[] {
+  return cleans.flatMap((c) =>
+    c.finalPoints
+      .map((p, i) => newScenario(c.row, 'once', `${i + 1}`, [{ index: i + 1 }], [p]))
+      .filter((s) => !only || s.kills[0].index === only.first),
+  );
+}
+
+/**
+ * The second pass: for each first-pass scenario that finished (of a row not swept in the first pass
+ * only), one run killed at the same first point, then again at each point its restart reached.
+ */
+export function secondPass(once: readonly Scenario[], only: ScenarioChoice | null): Scenario[] {
+  return once
+    .filter((s) => !s.error && !s.row.firstPassOnly)
+    .flatMap((s) =>
+      s.finalPoints.map((p, j) => newScenario(s.row, 'twice', `${s.kills[0].index}.${j + 1}`, [s.kills[0], { index: j + 1 }], [s.expected[0], p])),
+    )
+    .filter((s) => !only || (only.second !== undefined && s.kills[1].index === only.second));
+}

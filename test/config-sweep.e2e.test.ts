@@ -59,7 +59,7 @@ describe('sweeping a workflow of your own with one config file', () => {
 
   test('a config that lacks what the sweep needs, or does not load, is refused with what to fix', async () => {
     expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'missing-check.config.ts'))).toThrow(
-      /needs: activities \(a function\); check \(a function\)\. See "Sweep your own workflow" in the README\.$/,
+      /needs: activities \(a function\); check \(a function\)\. See docs\/config\.md \(Sweep your own workflow\)\.$/,
     );
     expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'throws.config.js'))).toThrow(/did not load: MAIL_URL is not set/);
     expect(() => loadSweepConfig('no/such.config.ts')).toThrow(ConfigError);

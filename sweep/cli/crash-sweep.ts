@@ -19,7 +19,7 @@ const HELP = `Kills a worker process at every crash point a clean run reaches (w
 of its recovery too), and prints what the kills did: duplicates, missing effects, questions to a
 person, extra paid calls.
 Without --config: the agent loop and the five designs. With --config FILE: your own workflow
-(crash-sweep.config.ts; see "Sweep your own workflow" in the README).
+(crash-sweep.config.ts; see docs/config.md).
   --variant NAME,...   only these rows          --scenario N|N.M   one scenario (needs one --variant)
   --full               the second pass too: every restart killed again at each of its points
                        (the agent's whole table takes about 38 minutes on 2 cores; the first pass, 3)

@@ -122,6 +122,6 @@ export function loadSweepConfig(file: string): { config: SweepConfig; file: stri
       wrong.push(`rows: ${JSON.stringify(r.name)} has serverDies ${JSON.stringify(r.serverDies)} (worker-survives or worker-dies, if given)`);
     }
   }
-  if (wrong.length > 0) throw new ConfigError(`the config ${abs} needs: ${wrong.join('; ')}. See "Sweep your own workflow" in the README.`);
+  if (wrong.length > 0) throw new ConfigError(`the config ${abs} needs: ${wrong.join('; ')}. See docs/config.md (Sweep your own workflow).`);
   return { config: config as SweepConfig, file: abs };
 }

@@ -1,3 +1,4 @@
+// How a receiver's failure becomes a Temporal failure: 4xx refusals are non-retryable, the rest retried.
 import { ApplicationFailure } from '@temporalio/activity';
 import { ReceiverRefusedError, ReceiverUnavailableError } from '../common/receiver-errors';
 

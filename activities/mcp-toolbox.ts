@@ -1,3 +1,5 @@
+// The worker's MCP servers: connects to each (stdio or Streamable HTTP), lists tools, calls them with the
+// call's key in `_meta`, and says whether a failed call may have acted.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

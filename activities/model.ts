@@ -1,3 +1,4 @@
+// One request to an OpenAI-compatible model, with the reply checked before it goes into history.
 import OpenAI from 'openai';
 import { refused } from './errors';
 import type { ModelReply, ModelRequest } from '../workflows/types';

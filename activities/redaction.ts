@@ -1,3 +1,4 @@
+// Keeps the worker's secrets out of every activity result and error (and so out of history).
 import { redactDeep, redactError } from '../common/secrets';
 
 type ActivityFn = (...args: never[]) => Promise<unknown>;

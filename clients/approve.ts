@@ -1,3 +1,4 @@
+// `npm run approve`: a person's decision on a call that waits for approval, sent by signal.
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { approveSignal } from '../workflows/signals';
 import { waitingRun, withClient } from './connect';

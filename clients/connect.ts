@@ -1,3 +1,4 @@
+// How every client connects to Temporal: the address, the payload codec, and one clear line when it cannot.
 import { Client, Connection, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { configFromEnv } from '../common/config';
 import { dataConverterFromEnv } from '../common/payload-codec';

@@ -1,3 +1,4 @@
+// `npm run dev`: a Temporal dev server, the tracker, the model server and a worker that is started again when it dies.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';

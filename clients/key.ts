@@ -1,3 +1,4 @@
+// `npm run key -- RUN CALL`: the idempotency key of one call.
 import { key } from '../common/key';
 
 /** `npm run key -- RUN CALL`: prints the idempotency key of one call of one run. */

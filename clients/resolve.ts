@@ -1,3 +1,4 @@
+// `npm run resolve`: a person's answer to "did this call happen?", sent by signal.
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { resolveSignal } from '../workflows/signals';
 import { waitingRun, withClient } from './connect';

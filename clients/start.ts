@@ -1,3 +1,4 @@
+// `npm run start`: starts an agent run with a fresh run id, and with `--wait` prints its result.
 import { randomUUID } from 'node:crypto';
 import { commaList, parseCommandLine, runMain, UsageError } from '../common/cli';
 import { parseDuration } from '../common/duration';

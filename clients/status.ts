@@ -1,3 +1,4 @@
+// `npm run status`: what a run waits for (from a worker, or from its memo with none alive), or every waiting run.
 import type { Client } from '@temporalio/client';
 import { key } from '../common/key';
 import { WAITING_FOR_A_PERSON } from '../common/search-attributes';

@@ -1,3 +1,4 @@
+// Temporal's codec endpoint as a fastify app: opens and seals payloads for the Web UI and the CLI.
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { bearerMatches } from '../common/access';

@@ -1,3 +1,4 @@
+// `npm run codec`: the codec endpoint on a port, for `TEMPORAL_PAYLOAD_KEY`.
 import { checkExposure } from '../common/access';
 import { closeOnSignal, commaList, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
 import { codecFromEnv } from '../common/payload-codec';

@@ -1,6 +1,6 @@
+// Who may make our services act: bearer tokens and loopback names, shared by the tracker and the MCP server.
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-/* Who may make our services act: bearer tokens and loopback names, shared by the tracker and the MCP server. */
 
 /** Whether an `Authorization` header carries `Bearer <token>`, compared in constant time. */
 export function bearerMatches(header: string | undefined, token: string): boolean {

@@ -1,3 +1,4 @@
+// What every command line shares: flag parsing with a usage line, and main() with one clear error line.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /**

@@ -1,3 +1,4 @@
+// The sink through which workflow code reports a crash point (workflow code may do no I/O).
 import { proxySinks, type Sinks } from '@temporalio/workflow';
 
 /**

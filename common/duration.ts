@@ -1,3 +1,4 @@
+// Durations as people write them (`24h`, `90s`) for flags and configuration.
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /**

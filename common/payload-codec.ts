@@ -1,3 +1,4 @@
+// The payload codec that seals every payload with AES-256-GCM when TEMPORAL_PAYLOAD_KEY is set.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';

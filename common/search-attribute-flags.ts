@@ -1,7 +1,6 @@
-import { SearchAttributeType } from '@temporalio/common';
-
 // How a dev server is told which search attributes to register: kept free of I/O, since the agent's
 // workflow code imports its attribute names from the module that uses this.
+import { SearchAttributeType } from '@temporalio/common';
 
 /** A search attribute of any type. */
 export interface AnySearchAttributeKey {

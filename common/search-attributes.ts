@@ -1,3 +1,4 @@
+// The search attributes an agent run keeps, so the server finds the runs that wait for a person.
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { searchAttributeFlags } from './search-attribute-flags';
 

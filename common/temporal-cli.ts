@@ -1,3 +1,4 @@
+// Where the Temporal CLI (the dev server) and the time-skipping test server are found.
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+// The Node flags that load TypeScript through this package's tsx, for the child processes it starts.
 import { pathToFileURL } from 'node:url';
 
 /**

@@ -1,3 +1,4 @@
+// The worker's MCP configuration file (`MCP_CONFIG`): servers over stdio or HTTP, `${VAR}` read from the environment.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';

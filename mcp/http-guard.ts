@@ -1,3 +1,4 @@
+// Who may call the MCP server over HTTP: Host and Origin checks against DNS rebinding, and an optional token.
 import type { IncomingHttpHeaders } from 'node:http';
 import { bearerMatches, LOOPBACK_NAMES } from '../common/access';
 

@@ -1,3 +1,4 @@
+// `npm run mcp`: the tracker's tools as an MCP server, over stdio or Streamable HTTP.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

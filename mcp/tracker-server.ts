@@ -1,3 +1,4 @@
+// The tracker's tools as an MCP server: writes carry the call's key from `_meta`, `lookup_call` answers "did it happen?".
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ReceiverUnavailableError } from '../common/receiver-errors';

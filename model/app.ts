@@ -1,3 +1,4 @@
+// The scripted model as an OpenAI-compatible HTTP server, counting calls per run.
 import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { changedMind, OffScriptError, playTriage, type ChatMessage } from './script';

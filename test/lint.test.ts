@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { ROOT } from './helpers/processes';
-
 // `npm run lint` guards workflow code's determinism and the rules between the sweep's rooms: these
 // are the mistakes it must stop. ESLint runs
 // as its own process, as `npm run lint` runs it (its config is an ES module, which jest cannot load).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { ROOT } from './helpers/processes';
 
 type Result = { filePath: string; messages: Array<{ ruleId: string | null; message: string; line: number }> };
 
@@ -26,7 +25,7 @@ function eslint(args: string[], stdin?: string): Promise<Result[]> {
   });
 }
 
-async function problems(code: string, file = 'workflows/example.ts'): Promise<string[]> {
+async function problems(code: string, file = 'workflows/lint-example.ts'): Promise<string[]> {
   const [result] = await eslint(['--stdin', '--stdin-filename', file], code);
   return result.messages.map((m) => `${m.ruleId}: ${m.message}`);
 }
@@ -49,10 +48,15 @@ describe('the determinism lint on workflow code', () => {
   });
 
   test('the same code outside workflows/ is fine', async () => {
-    expect(await problems("import { readFileSync } from 'node:fs';\nexport const x = [readFileSync, Math.random()];\n", 'activities/example.ts')).toEqual([]);
+    expect(await problems("import { readFileSync } from 'node:fs';\nexport const x = [readFileSync, Math.random()];\n", 'activities/lint-example.ts')).toEqual([]);
   });
+  test('a promise nobody awaits is refused everywhere (type-aware: the text is linted as a file of the project)', async () => {
+    expect(await problems('async function f(): Promise<void> {}\nf();\n', 'common/duration.ts')).toEqual([expect.stringMatching(/^@typescript-eslint\/no-floating-promises: /)]);
+    expect(await problems('async function f(): Promise<void> {}\nvoid f();\n', 'common/duration.ts')).toEqual([]);
+  });
+
   test('activities may import the common modules', async () => {
-    expect(await problems("import { key } from '../common/key';\nexport const x = key;\n", 'activities/example.ts')).toEqual([]);
+    expect(await problems("import { key } from '../common/key';\nexport const x = key;\n", 'activities/lint-example.ts')).toEqual([]);
   });
 });
 
@@ -60,31 +64,31 @@ describe('the rules between the sweep\'s rooms and the app', () => {
   const refused = (message: RegExp) => [expect.stringMatching(new RegExp(`no-restricted-imports: .*${message.source}`))];
 
   test('the engine imports no suite, reporter, command or app, and none of the agent\'s common modules', async () => {
-    expect(await problems("import { agentSuite } from '../agent/agent-suite';\nexport const x = agentSuite;\n", 'sweep/engine/example.ts')).toEqual(refused(/the sweep engine knows no suite/));
-    expect(await problems("import { configSuite } from '../config/config-suite';\nexport const x = configSuite;\n", 'sweep/engine/example.ts')).toEqual(refused(/the sweep engine knows no suite/));
-    expect(await problems("import { formatTable } from '../report/table';\nexport const x = formatTable;\n", 'sweep/engine/example.ts')).toEqual(refused(/the sweep engine knows no suite, reporter/));
-    expect(await problems("import { Store } from '../../tracker/store';\nexport const x = Store;\n", 'sweep/engine/example.ts')).toEqual(refused(/the sweep engine knows no app/));
-    expect(await problems("import { AGENT_WAITING } from '../../common/search-attributes';\nexport const x = AGENT_WAITING;\n", 'sweep/engine/example.ts')).toEqual(refused(/the sweep engine knows no app: this is the agent's/));
-    expect(await problems("import { LINE_PREFIX } from '../worker/line-protocol';\nimport { tsxFlags } from '../../common/tsx';\nexport const x = [LINE_PREFIX, tsxFlags];\n", 'sweep/engine/example.ts')).toEqual([]);
+    expect(await problems("import { agentSuite } from '../agent/agent-suite';\nexport const x = agentSuite;\n", 'sweep/engine/lint-example.ts')).toEqual(refused(/the sweep engine knows no suite/));
+    expect(await problems("import { configSuite } from '../config/config-suite';\nexport const x = configSuite;\n", 'sweep/engine/lint-example.ts')).toEqual(refused(/the sweep engine knows no suite/));
+    expect(await problems("import { formatTable } from '../report/table';\nexport const x = formatTable;\n", 'sweep/engine/lint-example.ts')).toEqual(refused(/the sweep engine knows no suite, reporter/));
+    expect(await problems("import { Store } from '../../tracker/store';\nexport const x = Store;\n", 'sweep/engine/lint-example.ts')).toEqual(refused(/the sweep engine knows no app/));
+    expect(await problems("import { AGENT_WAITING } from '../../common/search-attributes';\nexport const x = AGENT_WAITING;\n", 'sweep/engine/lint-example.ts')).toEqual(refused(/the sweep engine knows no app: this is the agent's/));
+    expect(await problems("import { LINE_PREFIX } from '../worker/line-protocol';\nimport { tsxFlags } from '../../common/tsx';\nexport const x = [LINE_PREFIX, tsxFlags];\n", 'sweep/engine/lint-example.ts')).toEqual([]);
   });
 
   test('the worker side never imports the engine, a suite or the app', async () => {
-    expect(await problems("import { Generation } from '../engine/generation';\nexport const x = Generation;\n", 'sweep/worker/example.ts')).toEqual(refused(/the worker side .* never imports the engine/));
-    expect(await problems("import { createAgentWorker } from '../../workers/create-worker';\nexport const x = createAgentWorker;\n", 'sweep/worker/example.ts')).toEqual(refused(/the worker side knows no app/));
+    expect(await problems("import { Generation } from '../engine/generation';\nexport const x = Generation;\n", 'sweep/worker/lint-example.ts')).toEqual(refused(/the worker side .* never imports the engine/));
+    expect(await problems("import { createAgentWorker } from '../../workers/create-worker';\nexport const x = createAgentWorker;\n", 'sweep/worker/lint-example.ts')).toEqual(refused(/the worker side knows no app/));
   });
 
   test('the plugin imports only the crash-point hook, @temporalio/* and Node', async () => {
-    expect(await problems("import { key } from '../../common/key';\nexport const x = key;\n", 'sweep/plugin/example.ts')).toEqual(refused(/the plugin runs in anyone's worker: it imports only the crash-point hook/));
-    expect(await problems("import { runSweep } from '../engine/passes';\nexport const x = runSweep;\n", 'sweep/plugin/example.ts')).toEqual(refused(/the plugin runs in anyone's worker/));
-    expect(await problems("import OpenAI from 'openai';\nexport const x = OpenAI;\n", 'sweep/plugin/example.ts')).toEqual(refused(/no package but @temporalio/));
-    expect(await problems("import { crashPoint } from '../../common/crash-points';\nimport { proxySinks } from '@temporalio/workflow';\nimport http from 'node:http';\nexport const x = [crashPoint, proxySinks, http];\n", 'sweep/plugin/example.ts')).toEqual([]);
+    expect(await problems("import { key } from '../../common/key';\nexport const x = key;\n", 'sweep/plugin/lint-example.ts')).toEqual(refused(/the plugin runs in anyone's worker: it imports only the crash-point hook/));
+    expect(await problems("import { runSweep } from '../engine/passes';\nexport const x = runSweep;\n", 'sweep/plugin/lint-example.ts')).toEqual(refused(/the plugin runs in anyone's worker/));
+    expect(await problems("import OpenAI from 'openai';\nexport const x = OpenAI;\n", 'sweep/plugin/lint-example.ts')).toEqual(refused(/no package but @temporalio/));
+    expect(await problems("import { crashPoint } from '../../common/crash-points';\nimport { proxySinks } from '@temporalio/workflow';\nimport http from 'node:http';\nexport const x = [crashPoint, proxySinks, http];\n", 'sweep/plugin/lint-example.ts')).toEqual([]);
   });
 
   test('app code imports only the plugin from sweep/', async () => {
-    expect(await problems("import { runSweep } from '../sweep/engine/passes';\nexport const x = runSweep;\n", 'workers/example.ts')).toEqual(refused(/app code imports only the crash-sweep plugin/));
-    expect(await problems("import { defineSweep } from '../sweep';\nexport const x = defineSweep;\n", 'activities/example.ts')).toEqual(refused(/app code imports only the crash-sweep plugin/));
-    expect(await problems("import { startWorld } from '../sweep/agent/world';\nexport const x = startWorld;\n", 'tracker/example.ts')).toEqual(refused(/app code imports only the crash-sweep plugin/));
-    expect(await problems("import { crashSweepPlugin } from '../sweep/plugin';\nexport const x = crashSweepPlugin;\n", 'workers/example.ts')).toEqual([]);
+    expect(await problems("import { runSweep } from '../sweep/engine/passes';\nexport const x = runSweep;\n", 'workers/lint-example.ts')).toEqual(refused(/app code imports only the crash-sweep plugin/));
+    expect(await problems("import { defineSweep } from '../sweep';\nexport const x = defineSweep;\n", 'activities/lint-example.ts')).toEqual(refused(/app code imports only the crash-sweep plugin/));
+    expect(await problems("import { startWorld } from '../sweep/agent/world';\nexport const x = startWorld;\n", 'tracker/lint-example.ts')).toEqual(refused(/app code imports only the crash-sweep plugin/));
+    expect(await problems("import { crashSweepPlugin } from '../sweep/plugin';\nexport const x = crashSweepPlugin;\n", 'workers/lint-example.ts')).toEqual([]);
   });
 
   test('the repository itself is clean', async () => {

@@ -1,11 +1,10 @@
+// Who may make the MCP server act, over HTTP, with real processes: a web page after DNS rebinding, a
+// caller without the token, and junk; and the tracker's token, which the MCP server sends for its callers.
 import http from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startChild, type Child } from './helpers/processes';
 import { listeningTracker } from './helpers/tracker';
-
-// Who may make the MCP server act, over HTTP, with real processes: a web page after DNS rebinding, a
-// caller without the token, and junk; and the tracker's token, which the MCP server sends for its callers.
 
 const TRACKER_TOKEN = 'tracker-token-for-tests';
 const MCP_TOKEN = 'mcp-token-for-tests';

@@ -1,3 +1,4 @@
+// The agent's tools over MCP: servers over stdio and HTTP, killed mid-call, keyed and keyless.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';

@@ -1,3 +1,4 @@
+// The worker's MCP configuration file: servers, ${VAR}, and what the ladder learns from each tool's annotations.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

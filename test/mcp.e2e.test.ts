@@ -1,3 +1,4 @@
+// The tracker's MCP server: its tools, their keys in `_meta`, and its lookup tool.
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

@@ -1,3 +1,6 @@
+// Replies that real providers send and the scripted triage model never does: call ids reused within a
+// reply and across replies, arguments that are not JSON, and a reply cut off at its length limit.
+// A real HTTP model server plays them, turn by turn, to a real worker on a real dev server.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -6,10 +9,6 @@ import { createAgentWorker } from '../workers/create-worker';
 import type { ChatMessage, ToolCall } from '../workflows/types';
 import { startRun } from './helpers/runs';
 import { startSystem, type System } from './helpers/system';
-
-// Replies that real providers send and the scripted triage model never does: call ids reused within a
-// reply and across replies, arguments that are not JSON, and a reply cut off at its length limit.
-// A real HTTP model server plays them, turn by turn, to a real worker on a real dev server.
 
 const TASK_QUEUE = 'model-replies';
 

@@ -1,3 +1,4 @@
+// The scripted model server: its script, its call counters, and a fickle model.
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import type { FastifyInstance } from 'fastify';

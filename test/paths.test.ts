@@ -1,13 +1,14 @@
+// Paths given as strings (worker entries, child processes, esbuild inputs, package.json, the bin, test
+// helpers) are what a move breaks and the type checker does not see; so are the docs' links. Each one
+// here must resolve in the tree as it is.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './helpers/processes';
 
-// Paths given as strings (worker entries, child processes, esbuild inputs, package.json, the bin, test
-// helpers) are what a move breaks and the type checker does not see; so are the docs' links. Each one
-// here must resolve in the tree as it is.
-
-const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
+  .split('\n')
+  .filter((f) => f && existsSync(path.join(ROOT, f)));
 // The lint's test and this one name files that are not there on purpose.
 const sources = tracked.filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.startsWith('test/fixtures/scratch-project/') && f !== 'test/lint.test.ts' && f !== 'test/paths.test.ts');
 

@@ -1,3 +1,5 @@
+// The tracker as its own process, killed by SIGKILL at one of its own points and started again on the
+// same database file and port: no Temporal here, only the processes and the file.
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,9 +7,6 @@ import { ReceiverKills } from '../sweep/engine/receiver-host';
 import { TrackerHost } from '../sweep/agent/tracker-host';
 import type { TrackerCrashPlan } from '../sweep/agent/tracker-main';
 import { Store } from '../tracker/store';
-
-// The tracker as its own process, killed by SIGKILL at one of its own points and started again on the
-// same database file and port: no Temporal here, only the processes and the file.
 
 function trackerHost(point: TrackerCrashPlan['point'], keyless = false) {
   const host = new TrackerHost(`tracker-${point}`, mkdtempSync(path.join(os.tmpdir(), 'receiver-kills-')), { point, keyless });

@@ -1,13 +1,12 @@
+// Saved histories of every variant (`npm run save-histories`, binary protobuf), each with a worker killed mid-run,
+// replayed against today's workflow code: a change that would break a run already under way (one
+// waiting days for a person, say) fails here, not in production.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { workflowSources } from '../workers/create-worker';
 import { ROOT } from './helpers/processes';
-
-// Saved histories of every variant (`npm run save-histories`, binary protobuf), each with a worker killed mid-run,
-// replayed against today's workflow code: a change that would break a run already under way (one
-// waiting days for a person, say) fails here, not in production.
 
 // `current/` holds histories made by today's code; each sibling folder, those of an older version of
 // it (named for the change that followed), kept while a `patched()` branch still serves such runs.

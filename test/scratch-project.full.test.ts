@@ -1,3 +1,4 @@
+// A project in a temporary folder that depends on this one by path and runs `npx crash-sweep` on a workflow of its own.
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

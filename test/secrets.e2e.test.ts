@@ -1,3 +1,5 @@
+// Canary secrets, configured the way a user would (tokens in the environment, `${VAR}` in the MCP
+// configuration), must never leave the worker: not in history, not in the worker's log.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
@@ -5,9 +7,6 @@ import { ROOT, startChild, type Child } from './helpers/processes';
 import { startRun } from './helpers/runs';
 import { listeningTracker } from './helpers/tracker';
 import { startSystem, type System } from './helpers/system';
-
-// Canary secrets, configured the way a user would (tokens in the environment, `${VAR}` in the MCP
-// configuration), must never leave the worker: not in history, not in the worker's log.
 
 const CANARY_TRACKER = 'canary-tracker-token-9f3a1c';
 const CANARY_MCP = 'canary-mcp-token-52be07';

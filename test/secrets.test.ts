@@ -1,10 +1,9 @@
+// What a worker holds in secret is taken out of every message it hands on.
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
 import { redactingActivities } from '../activities/redaction';
 import { parseMcpConfig } from '../mcp/config';
 import { redactDeep, redactError, redactSecrets, registerSecrets, REDACTED } from '../common/secrets';
-
-// What a worker holds in secret is taken out of every message it hands on.
 
 registerSecrets('s3cret-value-1', 'short', 'abc', undefined);
 

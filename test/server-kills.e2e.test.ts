@@ -1,3 +1,4 @@
+// The Temporal server killed by SIGKILL and started again on its database file and port: first the server alone, then the sweep's two rows on it.
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,8 +6,6 @@ import { agentSuite } from '../sweep/agent/agent-suite';
 import { runSweep } from '../sweep/engine/passes';
 import { KillableServerHost } from '../sweep/engine/killable-server-host';
 import { selectRows } from '../sweep/agent/rows';
-
-// The Temporal server killed by SIGKILL and started again on its database file and port: first the server alone, then the sweep's two rows on it.
 
 describe('a Temporal dev server killed and restarted on its database file', () => {
   test('a run started before the kill is still there after it, at the same address', async () => {

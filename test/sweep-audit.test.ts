@@ -1,3 +1,4 @@
+// The sweep's audit and its per-effect counts, on made-up histories and tracker rows.
 import { traceLine } from '../tracker/tools';
 import { key } from '../common/key';
 import { auditHistory, type GenerationRecord } from '../sweep/engine/audit';

@@ -1,3 +1,4 @@
+// `npm run sweep` as a user runs it: one scenario by --scenario with --json, and --address on a server it did not start.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';

@@ -1,3 +1,4 @@
+// The sweep's harness on real processes: kills that land where recorded count, others are errors; a kill at workflow.decided.
 import { agentGenerationEnv, agentSuiteOn } from '../sweep/agent/agent-suite';
 import { Generation } from '../sweep/engine/generation';
 import { SWEEP_TIMEOUTS } from '../sweep/agent/timeouts';

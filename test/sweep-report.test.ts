@@ -1,3 +1,4 @@
+// The sweep's table and HTML report from made-up scenarios, and the rows' names.
 import { matches } from '../sweep/worker/line-protocol';
 import { htmlReport } from '../sweep/report/html';
 import { summarize } from '../sweep/engine/counting';

@@ -1,3 +1,5 @@
+// The whole sweep, every variant killed once and twice (about 38 minutes on a 2-core machine): run by
+// `npm run test:full` and by CI, not by `npm test`, which sweeps the agent loop alone (sweep.golden.test.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { agentSuite } from '../sweep/agent/agent-suite';
@@ -8,8 +10,6 @@ import { runSweep, type SweepReport } from '../sweep/engine/passes';
 import { selectRows, SERVER_GROUP, TRACKER_GROUP, type AgentRow } from '../sweep/agent/rows';
 import { ROOT } from './helpers/processes';
 
-// The whole sweep, every variant killed once and twice (about 38 minutes on a 2-core machine): run by
-// `npm run test:full` and by CI, not by `npm test`, which sweeps the agent loop alone (sweep.golden.test.ts).
 const golden = readFileSync(path.join(ROOT, 'testdata', 'sweep.txt'), 'utf8').trimEnd();
 // What `npm run sweep` prints by default: the same sweep's first pass.
 const goldenFirstPass = readFileSync(path.join(ROOT, 'testdata', 'sweep-once.txt'), 'utf8').trimEnd();

@@ -1,3 +1,6 @@
+// The agent loop's row of the golden table, swept while another process keeps one core busy. The
+// whole table (every variant) takes about 27 minutes here and runs in `npm run test:full`.
+// A table's cells are parted by two spaces or more (a one-row table has a narrower first column).
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -8,9 +11,6 @@ import { runSweep } from '../sweep/engine/passes';
 import { selectRows } from '../sweep/agent/rows';
 import { ROOT } from './helpers/processes';
 
-// The agent loop's row of the golden table, swept while another process keeps one core busy. The
-// whole table (every variant) takes about 27 minutes here and runs in `npm run test:full`.
-// A table's cells are parted by two spaces or more (a one-row table has a narrower first column).
 const cells = (table: string) => table.trimEnd().split('\n').map((line) => line.split(/ {2,}/));
 const golden = cells(readFileSync(path.join(ROOT, 'testdata', 'sweep.txt'), 'utf8'));
 

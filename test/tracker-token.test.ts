@@ -1,11 +1,10 @@
+// The worker's tracker token goes to the worker's own tracker only: a run's input may name another
+// tracker (the sweep does), and a workflow input must never be able to lead the token elsewhere.
 import { MockActivityEnvironment } from '@temporalio/testing';
 import OpenAI from 'openai';
 import { createActivities } from '../activities';
 import type { ToolRequest } from '../workflows/types';
 import { listeningTracker } from './helpers/tracker';
-
-// The worker's tracker token goes to the worker's own tracker only: a run's input may name another
-// tracker (the sweep does), and a workflow input must never be able to lead the token elsewhere.
 
 test("the worker sends TRACKER_TOKEN to its own tracker, and to no tracker a run's input names", async () => {
   const token = 'worker-tracker-token';

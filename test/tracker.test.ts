@@ -1,8 +1,10 @@
+// The tracker over HTTP: issues, comments, search, idempotency keys, claims, deadlines and bad input.
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildTracker, REPLAYED_HEADER, RETENTION_HEADER } from '../tracker/app';
+import { buildTracker } from '../tracker/app';
+import { REPLAYED_HEADER, RETENTION_HEADER } from '../tracker/idempotency';
 import { SlowCommits } from '../tracker/slow';
 import { Store } from '../tracker/store';
 import type { ApplicationFailure } from '@temporalio/common';

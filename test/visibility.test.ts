@@ -1,8 +1,7 @@
+// What a run publishes about itself, as pure functions: search attributes and the Web UI's current details.
 import { AGENT_PENDING_CALLS, AGENT_WAITING, devServerSearchAttributeFlags } from '../common/search-attributes';
 import type { CallRecord, OpenItem } from '../workflows/types';
 import { currentDetails, waitingAttributes } from '../workflows/visibility';
-
-// What a run publishes about itself, as pure functions: search attributes and the Web UI's current details.
 
 const approval: OpenItem = { callId: 'call_create_1', tool: 'create_issue', args: { title: 'Checkout `500`' } };
 const question: OpenItem = { callId: 'call_comment_1', questionId: 'call_comment_1#2', tool: 'comment_on_issue', args: {}, reason: 'the worker died' };

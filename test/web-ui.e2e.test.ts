@@ -1,3 +1,7 @@
+// `npm run dev` as a newcomer runs it, and its Web UI in a real headless Chromium: a run that waits for
+// a person is found by its search attribute, and its page tells its story (the task as its summary,
+// what it waits for and the command that answers, each activity's summary). With a payload key set,
+// as here, all of it is sealed in history and the UI reads it through npm run dev's codec endpoint.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -9,11 +13,6 @@ import { findTemporalCli } from '../common/temporal-cli';
 import { findChromium } from '../sweep/report/screenshot';
 import { ROOT, startChild, type Child } from './helpers/processes';
 import { eventually } from './helpers/runs';
-
-// `npm run dev` as a newcomer runs it, and its Web UI in a real headless Chromium: a run that waits for
-// a person is found by its search attribute, and its page tells its story (the task as its summary,
-// what it waits for and the command that answers, each activity's summary). With a payload key set,
-// as here, all of it is sealed in history and the UI reads it through npm run dev's codec endpoint.
 
 const run = promisify(execFile);
 

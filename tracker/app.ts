@@ -1,8 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
+// The tracker's HTTP app: its routes and hooks (token, commit deadline, slow receiver); keys in idempotency.ts.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { bearerMatches } from '../common/access';
-import { HttpError, KeyReusedError } from './errors';
-import type { Store, StoredResponse } from './store';
+import { HttpError } from './errors';
+import { COMMIT_DEADLINE_HEADER, fingerprintOf, IdempotencyKeys, readKey, REPLAYED_HEADER, RETENTION_HEADER, type KeyedResponse } from './idempotency';
+import type { Store } from './store';
 
 /** Options of {@link buildTracker}. */
 export interface TrackerOptions {
@@ -57,25 +58,12 @@ export interface CommitHold {
   answered(repo: string): void;
 }
 
-/** Header on every keyed response that states how long the tracker keeps a key, in seconds. */
-export const RETENTION_HEADER = 'idempotency-key-retention-seconds';
-/** Header on a response replayed from an earlier request with the same key. */
-export const REPLAYED_HEADER = 'idempotent-replayed';
-/** Header that states the tracker's commit deadline, in milliseconds, when it is asked to. */
-export const COMMIT_DEADLINE_HEADER = 'commit-deadline-ms';
-
 const DEFAULT_COMMIT_DEADLINE_MS = 30_000;
 
-const MAX_KEY_LENGTH = 255;
 const DAY_MS = 86_400_000;
 
 const repoParam = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$' } as const;
 const numberParam = { type: 'string', pattern: '^[0-9]{1,9}$' } as const;
-
-interface Outcome {
-  status: number;
-  body: unknown;
-}
 
 /**
  * Builds the tracker's HTTP app without listening, so tests drive it in-process and `server.ts` runs
@@ -83,8 +71,7 @@ interface Outcome {
  */
 export function buildTracker(options: TrackerOptions): FastifyInstance {
   const { store, keyless = false, keyTtlMs = DAY_MS, now = Date.now, claimKeys = true, commitDeadlineMs = DEFAULT_COMMIT_DEADLINE_MS } = options;
-  // Tells this process's claims from those of a tracker that ran on the same database before it.
-  const boot = randomUUID();
+  const keys = new IdempotencyKeys({ store, keyTtlMs, claimKeys, commitDeadlineMs, now });
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
@@ -100,14 +87,14 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
    * and nothing happens twice); then, after any hold of a slow receiver, the effect, the key's
    * response and the end of the claim commit in one transaction, unless the commit deadline has passed.
    */
-  async function mutate(req: FastifyRequest<{ Params: { repo: string } }>, reply: FastifyReply, perform: () => Outcome): Promise<FastifyReply> {
+  async function mutate(req: FastifyRequest<{ Params: { repo: string } }>, reply: FastifyReply, perform: () => KeyedResponse): Promise<FastifyReply> {
     const key = keyless ? undefined : readKey(req);
     const fingerprint = fingerprintOf(req);
     await options.points?.received?.(req.params.repo, fingerprint);
     const receivedMs = now();
     if (key !== undefined) {
-      reply.header(RETENTION_HEADER, String(Math.floor(keyTtlMs / 1000)));
-      const answered = store.transaction(() => claimKey(key, fingerprint, receivedMs));
+      reply.header(RETENTION_HEADER, String(keys.retentionSeconds));
+      const answered = keys.claim(key, fingerprint, receivedMs);
       if (answered === 'in-flight') {
         return reply.code(409).header('retry-after', '1').send({
           error: 'request_in_flight',
@@ -123,41 +110,15 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
           throw new HttpError(503, 'commit_deadline_passed', `the request was not committed within ${commitDeadlineMs} ms of its arrival, so it never will be`);
         }
         const fresh = perform();
-        if (key !== undefined) {
-          store.putKey({ key, fingerprint, status: fresh.status, body: fresh.body, createdMs: receivedMs });
-          store.deleteClaim(key);
-        }
+        if (key !== undefined) keys.record(key, fingerprint, fresh, receivedMs);
         return fresh;
       });
       await options.points?.committed?.(req.params.repo, fingerprint);
       return reply.code(outcome.status).send(outcome.body);
     } catch (err) {
-      if (key !== undefined) store.deleteClaim(key, receivedMs); // nothing committed: the key is free again
+      if (key !== undefined) keys.release(key, receivedMs); // nothing committed: the key is free again
       throw err;
     }
-  }
-
-  /**
-   * The key's stored response if it has one still kept, `in-flight` if another request holds a live
-   * claim on it, else `null` after claiming it for this request (unless claims are off).
-   */
-  function claimKey(key: string, fingerprint: string, nowMs: number): StoredResponse | 'in-flight' | null {
-    const first = store.getKey(key);
-    if (first && nowMs - first.createdMs < keyTtlMs) {
-      if (first.fingerprint !== fingerprint) throw new KeyReusedError(key);
-      return first;
-    }
-    if (first) store.deleteKey(key); // retention has passed: the key counts as new
-    if (!claimKeys) return null;
-    const claim = store.getClaim(key);
-    // A claim older than the commit deadline, or made by an earlier process on this database (one
-    // that died mid-request), belongs to a request that can no longer commit.
-    if (claim && claim.owner === boot && nowMs - claim.claimedMs <= commitDeadlineMs) {
-      if (claim.fingerprint !== fingerprint) throw new KeyReusedError(key);
-      return 'in-flight';
-    }
-    store.putClaim({ key, fingerprint, claimedMs: nowMs, owner: boot });
-    return null;
   }
 
   // JSON only: a text/plain body is a 415, not a string that then fails the schema.
@@ -190,7 +151,7 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
     });
   }
 
-  app.get('/health', async () => ({ ok: true, keyless, keyTtlSeconds: Math.floor(keyTtlMs / 1000) }));
+  app.get('/health', async () => ({ ok: true, keyless, keyTtlSeconds: keys.retentionSeconds }));
 
   app.post<{ Params: { repo: string }; Body: { title: string; body: string; labels?: string[] } }>(
     '/repos/:repo/issues',
@@ -274,22 +235,7 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
       // Not a 404: "no such key" would read as "the call never happened", which a keyless tracker cannot know.
       throw new HttpError(501, 'keys_not_supported', 'this tracker runs keyless and keeps no idempotency keys');
     }
-    const key = req.params.key;
-    checkKey(key);
-    const entry = store.getKey(key);
-    if (!entry) {
-      const claim = store.getClaim(key);
-      if (claim && claim.owner === boot && now() - claim.claimedMs <= commitDeadlineMs) {
-        // Not a 404: the request may still commit.
-        throw new HttpError(409, 'request_in_flight', `a request with key ${key} is still being processed; ask again later`);
-      }
-      throw new HttpError(404, 'key_not_found', `no request was made with key ${key}`);
-    }
-    if (now() - entry.createdMs >= keyTtlMs) {
-      // Not a 404: the call did happen once, and a repeat now would act again.
-      throw new HttpError(410, 'key_expired', `key ${key} was used, but more than ${Math.floor(keyTtlMs / 1000)} s ago: its response is no longer kept`);
-    }
-    return { key: entry.key, status: entry.status, body: entry.body };
+    return keys.lookup(req.params.key);
   });
 
   app.setNotFoundHandler((req, reply) => {
@@ -303,39 +249,6 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
   });
 
   return app;
-}
-
-/** The request's key, `undefined` when it sent none; a present but bad key is a 400. */
-function readKey(req: FastifyRequest): string | undefined {
-  const raw = req.headers['idempotency-key'];
-  if (raw === undefined) return undefined;
-  if (Array.isArray(raw)) throw new HttpError(400, 'invalid_idempotency_key', 'send one Idempotency-Key header, not several');
-  checkKey(raw);
-  return raw;
-}
-
-function checkKey(key: string): void {
-  if (key.length === 0) throw new HttpError(400, 'invalid_idempotency_key', 'the idempotency key is empty');
-  if (key.length > MAX_KEY_LENGTH) {
-    throw new HttpError(400, 'invalid_idempotency_key', `the idempotency key is longer than ${MAX_KEY_LENGTH} characters`);
-  }
-}
-
-/** What a request asks for: method, path and body with sorted keys, so field order does not matter. */
-function fingerprintOf(req: FastifyRequest): string {
-  const path = req.url.split('?')[0];
-  return createHash('sha256').update(`${req.method} ${path}\n${canonicalJson(req.body)}`).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value as object)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
 }
 
 /** Maps any thrown error to a status, a stable code and a message fit for a client. */

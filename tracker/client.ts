@@ -1,3 +1,4 @@
+// The tracker's HTTP client: what a tool call and a lookup send, and how each failure is told apart.
 import { ReceiverRefusedError, ReceiverUnavailableError } from '../common/receiver-errors';
 
 /* The tracker's HTTP client: plain fetch and plain errors, usable from an activity and from the MCP server alike. */

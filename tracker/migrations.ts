@@ -1,3 +1,4 @@
+// The tracker's numbered migrations.
 import type Database from 'better-sqlite3';
 
 /**

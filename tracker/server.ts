@@ -1,3 +1,4 @@
+// `npm run tracker`: the issue tracker over HTTP on a SQLite file.
 import { checkExposure } from '../common/access';
 import { closeOnSignal, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
 import { parseDuration } from '../common/duration';

@@ -1,3 +1,4 @@
+// A slow receiver for the crash sweep: holds a run's first write before it commits.
 import type { CommitHold } from './app';
 
 /**

@@ -1,3 +1,4 @@
+// The tracker's SQLite repository: issues, comments, keys and their claims.
 import Database from 'better-sqlite3';
 import { migrate } from './migrations';
 

@@ -1,3 +1,4 @@
+// The tracker's tools (create_issue, comment_on_issue, search_issues) and the lookup, free of Temporal.
 import { ReceiverRefusedError } from '../common/receiver-errors';
 import { trackerRequest, type RequestOptions } from './client';
 

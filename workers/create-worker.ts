@@ -1,3 +1,4 @@
+// The agent's worker: its workflows, activities and the crash-sweep plugin's decision points, shared by npm run worker, the tests and the sweep.
 import { NativeConnection, Worker, type ActivityInterceptorsFactory, type WorkerOptions } from '@temporalio/worker';
 import OpenAI from 'openai';
 import { createActivities } from '../activities';

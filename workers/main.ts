@@ -1,3 +1,4 @@
+// `npm run worker`: serves the agent's task queue until SIGINT or SIGTERM.
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { runMain } from '../common/cli';
 import { redactSecrets, registerSecrets } from '../common/secrets';

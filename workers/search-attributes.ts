@@ -1,3 +1,4 @@
+// Checks that a namespace has the agent's search attributes, adding them if it may.
 import { temporal } from '@temporalio/proto';
 import { AGENT_SEARCH_ATTRIBUTES } from '../common/search-attributes';
 

@@ -1,3 +1,4 @@
+// The agent's activities as the workflow calls them: their timeouts and retries.
 import { proxyActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import type { ListToolsRequest, ModelRequest, RunTimeouts, ToolRequest } from './types';

@@ -1,3 +1,4 @@
+// The agent loop: the model's reply into history, then each tool call as its own activity, until the model answers.
 import { ApplicationFailure, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { agentActivities } from './agent-activities';
 import { approvalGate } from './approvals';

@@ -1,3 +1,4 @@
+// The approval gate: a call that needs approval waits for the `approve` signal, or its deadline.
 import { condition, setHandler } from '@temporalio/workflow';
 import { approveSignal, type ApproveSignal } from './signals';
 import { crashPoints } from '../common/crash-sink';

@@ -1,3 +1,4 @@
+// Each tool call's path: its identity, its arguments checked, its approval, its run and the ladder.
 import { ActivityFailure, sleep } from '@temporalio/workflow';
 import type { AgentActivityProxies } from './agent-activities';
 import type { approvalGate } from './approvals';

@@ -1,3 +1,4 @@
+// The five designs the sweep compares, from saving once per turn to keys and markers.
 import { ApplicationFailure, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
 import { attemptTool } from './outcome';

@@ -1,2 +1,3 @@
+// The workflows a worker registers.
 export { agentWorkflow } from './agent';
 export { designWorkflow } from './designs';

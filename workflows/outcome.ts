@@ -1,3 +1,4 @@
+// How one tool activity ended: a result, a refusal, or an outcome nobody knows.
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 import type { Attempt } from './ladder';
 import type { ToolResponse } from './types';

@@ -1,3 +1,4 @@
+// The person's questions: "did this call happen?", each with an id an answer must name.
 import { condition, setHandler } from '@temporalio/workflow';
 import { resolveSignal, type ResolveSignal } from './signals';
 import { crashPoints } from '../common/crash-sink';

@@ -1,24 +1,8 @@
+// The signals and the query a run answers: approve, resolve, pending.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { PendingState } from './types';
+import type { ApproveSignal, PendingState, ResolveSignal } from './types';
 
-/** A person's decision on a call that waits for approval. */
-export interface ApproveSignal {
-  callId: string;
-  approved: boolean;
-  /** Who decided, as shown to the model on a denial. */
-  by: string;
-  reason?: string;
-}
-
-/** A person's answer to "did this call happen?", the last rung of the resolution ladder. */
-export interface ResolveSignal {
-  /** The question this answers (`CALL_ID#N`, as the run lists it); an answer to any other is refused. */
-  questionId: string;
-  happened: boolean;
-  /** What the call returned, if the person knows; passed to the model as the tool result. */
-  result?: string;
-  by?: string;
-}
+export type { ApproveSignal, ResolveSignal };
 
 /** Approve or deny a waiting call. A decision for a call that is not waiting is kept until it is; the first decision wins. */
 export const approveSignal = defineSignal<[ApproveSignal]>('approve');

@@ -1,3 +1,4 @@
+// What a run shows outside: memo, search attributes and current details.
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { patched, setCurrentDetails, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
 import { AGENT_PENDING_CALLS, AGENT_WAITING, WAITING_NONE } from '../common/search-attributes';

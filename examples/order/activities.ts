@@ -1,3 +1,4 @@
+// The order's activities: charge, reserve and mail, as a user would write them (fetch and node:http).
 import { request } from 'node:http';
 import { Context } from '@temporalio/activity';
 

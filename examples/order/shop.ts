@@ -1,3 +1,4 @@
+// A small shop server that records what it was asked to do, and honours keys when told to.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

@@ -1,3 +1,4 @@
+// The order example's sweep config, naive or fixed: the shop, how a run starts, and how damage is counted.
 import { defineSweep, type SweepConfig } from '../../sweep';
 import { createActivities } from './activities';
 import { startShop, type Shop } from './shop';

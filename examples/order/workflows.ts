@@ -1,3 +1,4 @@
+// An order workflow as a Temporal user would write it: a manager approves a large order, then it charges, reserves and mails.
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { ShopActivities } from './activities';
 

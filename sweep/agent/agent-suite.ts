@@ -1,3 +1,4 @@
+// The agent loop and the five designs as a suite of the sweep engine: how runs start, how they are counted.
 import type { WorkflowStartOptions } from '@temporalio/client';
 import { countEffects, TRIAGE_EFFECTS } from './effects';
 import { effectsInHistory } from './history-effects';

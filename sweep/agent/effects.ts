@@ -1,3 +1,4 @@
+// Counts a run's writes in the tracker, one expected effect at a time, by the key each write carries.
 import { traceLine } from '../../tracker/tools';
 import { key } from '../../common/key';
 import type { Store } from '../../tracker/store';

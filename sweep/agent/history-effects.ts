@@ -1,3 +1,4 @@
+// The writes a run's history accounts for: every tool call in the replies it kept (for a model that changes its mind).
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { ExpectedEffect } from './effects';

@@ -1,3 +1,4 @@
+// The sweep's MCP server processes, one per tracker: started, killed mid-call and started again on their port.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { McpCrashPlan } from './mcp-main';

@@ -1,3 +1,4 @@
+// The tracker's MCP server under a crash harness: dies at a write's `mcp.accepted` the first time it gets there.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { setCrashHook } from '../../common/crash-points';
 import { LINE_PREFIX, type CrashEvent } from '../worker/line-protocol';

@@ -1,3 +1,4 @@
+// The scripted person: approves calls and answers "did it happen?" from the tracker's records (or wrongly, or denies).
 import type { Client } from '@temporalio/client';
 import { key } from '../../common/key';
 import { traceLine } from '../../tracker/tools';

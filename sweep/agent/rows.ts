@@ -1,3 +1,4 @@
+// The agent's rows of the table: which design, which tracker, which faults, which person.
 import type { Duration } from '@temporalio/common';
 import type { Design } from '../../workflows/designs';
 import type { ExpectedEffect } from './effects';

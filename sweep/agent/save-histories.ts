@@ -1,3 +1,4 @@
+// `npm run save-histories`: histories of every row, each with a worker killed mid-run, for the replay test.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';

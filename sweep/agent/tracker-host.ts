@@ -1,3 +1,4 @@
+// A tracker process the sweep kills: started on its SQLite file, killed at its points and started again on its port.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ReceiverHost } from '../engine/receiver-host';

@@ -1,3 +1,4 @@
+// The tracker under a crash harness: holds each write at `received` or `committed` until the harness kills it.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { buildTracker } from '../../tracker/app';

@@ -1,3 +1,4 @@
+// The agent's worker process under the sweep: the agent worker with the crash hook.
 import { readFileSync } from 'node:fs';
 import { McpToolbox } from '../../activities/mcp-toolbox';
 import { runMain } from '../../common/cli';

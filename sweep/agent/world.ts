@@ -1,3 +1,4 @@
+// The sweep's world for the agent: trackers, the scripted model, MCP servers, the workflow bundle and the compiled worker.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';

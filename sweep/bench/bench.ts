@@ -1,3 +1,4 @@
+// `npm run bench`: how close the sweep comes to the machine's limit, measured in one run.
 import { readFileSync } from 'node:fs';
 import { Worker } from '@temporalio/worker';
 import { parseCommandLine, runMain, UsageError } from '../../common/cli';

@@ -1,3 +1,4 @@
+// The machine's limit: clean runs per second with no kill at all, and their CPU.
 import { agentGenerationEnv, runOptions } from '../agent/agent-suite';
 import { suiteRun } from '../engine/batch';
 import { Generation } from '../engine/generation';

@@ -1,9 +1,10 @@
+// `npm run sweep` and `npx crash-sweep`: the sweep's command line.
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { commaList, parseCommandLine, runMain, UsageError } from '../../common/cli';
 import { formatTable } from '../report/table';
 import { agentSuite } from '../agent/agent-suite';
-import { ConfigError, loadSweepConfig } from '../config/sweep-config';
+import { ConfigError, loadSweepConfig } from '../config/load-config';
 import { configRows, configSuite } from '../config/config-suite';
 import { DEFAULT_BATCH, DEFAULT_LANES, runSweep, type SuiteFactory } from '../engine/passes';
 import { parseScenarioLabel, pickRows } from '../engine/planning';

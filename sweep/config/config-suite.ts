@@ -1,9 +1,11 @@
+// A user's config file as a suite of the sweep engine.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { NO_SIGNALS } from '../../common/crash-points';
 import { tsxFlags } from '../../common/tsx';
-import { loadSweepConfig, type SweepConfig } from './sweep-config';
+import type { SweepConfig } from './define-sweep';
+import { loadSweepConfig } from './load-config';
 import { crashSweepPlugin } from '../plugin';
 import type { SuiteFactory } from '../engine/passes';
 import type { SuiteRow, SweepSuite } from '../engine/suite';

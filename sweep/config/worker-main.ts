@@ -1,6 +1,7 @@
+// The worker process for a user's config: its activities and workflows with the crash-sweep plugin and the crash hook.
 import { Worker } from '@temporalio/worker';
 import { runMain } from '../../common/cli';
-import { loadSweepConfig } from './sweep-config';
+import { loadSweepConfig } from './load-config';
 import { runCrashWorker } from '../worker/crash-worker';
 import { crashSweepPlugin } from '../plugin';
 

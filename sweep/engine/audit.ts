@@ -1,3 +1,4 @@
+// The audit of a scenario's history: every timeout must belong to a worker generation that was killed while it held the task.
 import type { temporal } from '@temporalio/proto';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;

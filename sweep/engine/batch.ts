@@ -1,3 +1,4 @@
+// One batch of scenarios: its runs, its worker generations, the kills between them, and the counts at the end.
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { auditHistory, type GenerationRecord } from './audit';
 import type { KillTarget } from '../worker/line-protocol';

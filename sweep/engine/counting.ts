@@ -1,8 +1,7 @@
-import type { Scenario } from './scenario';
-import type { SuiteRow } from './suite';
-
 // How damage is counted: a suite counts one run (Counts), the engine fills in the defaults (Outcome),
 // and sums a row's scenarios into a row of the table (Row).
+import type { Scenario } from './scenario';
+import type { SuiteRow } from './suite';
 
 /**
  * A run's damage, counted from ground truth. The table shows the counts as they are, but `calls` and

@@ -1,3 +1,4 @@
+// The child process that hosts the sweep's Temporal dev server (its parent side is dev-server-host.ts), with its banner kept off the sweep's stdout.
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { devServerExecutable } from '../../common/temporal-cli';
 import { SWEEP_DEV_SERVER_FLAGS } from './killable-server-host';

@@ -1,3 +1,4 @@
+// One worker generation: a worker process on standby, told to poll, parked at its points and SIGKILLed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// A Temporal dev server on a file of its own, which the sweep SIGKILLs and starts again on its file and port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import net from 'node:net';

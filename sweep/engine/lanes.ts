@@ -1,3 +1,4 @@
+// Runs scenarios in batches, in lanes side by side, each lane on its own task queue.
 import { randomUUID } from 'node:crypto';
 import { runBatch } from './batch';
 import type { Scenario } from './scenario';

@@ -1,3 +1,4 @@
+// The crash sweep for any suite: the clean runs, the first pass and the second, and the report.
 import type { Client } from '@temporalio/client';
 import { summarize, type Outcome, type Row } from './counting';
 import { firstPass, parseScenarioLabel, pickRows, secondPass } from './planning';

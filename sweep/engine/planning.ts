@@ -1,8 +1,7 @@
-import { newScenario, type Scenario } from './scenario';
-import type { SuiteRow } from './suite';
-
 // Which points each scenario kills: the rows to sweep, the first pass from the clean runs' points,
 // the second from the points each first-pass restart reached, and `--scenario N.M` to pick one.
+import { newScenario, type Scenario } from './scenario';
+import type { SuiteRow } from './suite';
 
 /** One scenario, by its kill indexes: `first` in the clean run, `second` (if any) in the restart. */
 export interface ScenarioChoice {

@@ -1,3 +1,4 @@
+// A receiver process the harness kills mid-request and starts again on its port, and when to kill it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import net from 'node:net';

@@ -1,3 +1,4 @@
+// A scenario: one run of a row, killed at zero, one or two points.
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { KillTarget } from '../worker/line-protocol';

@@ -1,3 +1,4 @@
+// The suite interface: what the engine needs from the thing it sweeps.
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Counts } from './counting';
 import type { CrashEvent } from '../worker/line-protocol';

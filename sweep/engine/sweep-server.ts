@@ -1,21 +1,12 @@
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
+// The Temporal server of a sweep (its own dev server, or an existing one), a client, and a scratch folder.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { tsxFlags } from '../../common/tsx';
-import { childPids } from './timings';
 import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
+import { startTemporalHost, type TemporalHost } from './dev-server-host';
 
-/** The Temporal server of a sweep: its own dev server, or an existing one. */
-export interface TemporalHost {
-  address: string;
-  /** The Web UI's address, if the dev server serves one. */
-  ui: string | null;
-  pid: number | null;
-  stop(): Promise<void>;
-}
+export type { TemporalHost } from './dev-server-host';
 
 /** What every sweep has, whatever it sweeps: a Temporal server, a client, and a scratch folder. */
 export interface SweepServer {
@@ -39,32 +30,6 @@ export interface ServerOptions {
   ui?: boolean;
   /** Search attributes to register on the dev server when it starts (not on an existing server). Default none. */
   searchAttributes?: readonly AnySearchAttributeKey[];
-}
-
-/** Starts `dev-server-main.ts`, which runs the dev server with its banner kept off our stdout. */
-async function startTemporalHost(ui: boolean, searchAttributes: readonly AnySearchAttributeKey[]): Promise<TemporalHost> {
-  const child = fork(path.join(__dirname, 'dev-server-main.ts'), ui ? ['--ui'] : [], {
-    execArgv: tsxFlags(),
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    env: { ...process.env, CRASH_SWEEP_SEARCH_ATTRIBUTES: JSON.stringify(searchAttributes) },
-  });
-  const exited = once(child, 'exit');
-  const [message] = (await Promise.race([
-    once(child, 'message'),
-    exited.then(() => {
-      throw new Error('the Temporal dev server did not start (see the lines above)');
-    }),
-  ])) as [{ address: string; uiPort?: number }];
-  return {
-    address: message.address,
-    ui: message.uiPort ? `http://127.0.0.1:${message.uiPort}` : null,
-    // The dev server is the host's child (the `temporal` binary), for reading its CPU time.
-    pid: childPids(child.pid!)[0] ?? null,
-    async stop() {
-      child.send('stop');
-      await exited;
-    },
-  };
 }
 
 /** Starts (or connects to) the sweep's Temporal server, with a fresh temporary folder. */

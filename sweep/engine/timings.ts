@@ -1,3 +1,4 @@
+// Where a sweep's time and CPU went, by phase and by process.
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 

@@ -1,3 +1,4 @@
+// `http.accepted`: an activity's HTTP request has its response, found through Node's diagnostics channels.
 import dc from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { asyncLocalStorage, type Context } from '@temporalio/activity';

@@ -1,3 +1,4 @@
+// The crash-sweep worker plugin: records crash points in any worker, with no change to its code.
 import type { ActivityInterceptorsFactory, BundleOptions, BundlerPlugin, WorkerOptions, WorkerPlugin } from '@temporalio/worker';
 import { crashPoint, type PointName } from '../../common/crash-points';
 import { watchHttp } from './http-points';

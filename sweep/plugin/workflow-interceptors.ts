@@ -1,3 +1,4 @@
+// Not a workflow, just interceptors: `workflow.decided` (and `workflow.waiting`) at the end of an activation.
 import type { WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import { maybeGetActivator } from '@temporalio/workflow/lib/global-attributes';
 import { NO_SIGNALS } from '../../common/crash-points';
@@ -62,5 +63,5 @@ export function decisionPoints(waits: boolean): WorkflowInterceptorsFactory {
   };
 }
 
-/** The agent's workflow interceptors: `workflow.decided` only (its waits have hand-placed points). */
+/** Without `workflow.waiting`: `workflow.decided` only, for workers whose waits have points of their own (the agent's). */
 export const interceptors = decisionPoints(false);

@@ -1,3 +1,4 @@
+// Not a workflow, just interceptors: the plugin's, with `workflow.waiting`.
 import { decisionPoints } from './workflow-interceptors';
 
 /** The plugin's workflow interceptors: `workflow.decided` and `workflow.waiting`. */

@@ -1,3 +1,4 @@
+// The sweep's report as one self-contained HTML page (`--html`).
 import { COLUMNS } from './table';
 import { rerunCommand, type JsonReport, type JsonScenario } from './json';
 

@@ -1,3 +1,4 @@
+// The sweep's report for programs (`--json`), and the command that runs one scenario again.
 import type { SweepReport } from '../engine/passes';
 import type { Scenario } from '../engine/scenario';
 

@@ -1,3 +1,4 @@
+// `npm run report-screenshot`: opens a report in headless Chromium, checks it, and saves a screenshot.
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';

@@ -1,3 +1,4 @@
+// What every worker process the engine starts does: the crash hook, standby until told to poll, the line protocol.
 import { readFileSync } from 'node:fs';
 import readline from 'node:readline';
 import { NativeConnection, type ActivityInterceptorsFactory, type Worker, type WorkerOptions } from '@temporalio/worker';

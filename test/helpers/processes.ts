@@ -1,3 +1,4 @@
+// Child processes for tests: an entry point through tsx, waited for by its output, killed with SIGKILL.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';

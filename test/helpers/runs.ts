@@ -1,3 +1,4 @@
+// Starting agent runs in tests, each with a fresh run id.
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { agentWorkflow } from '../../workflows/agent';

@@ -1,3 +1,4 @@
+// A whole system for end-to-end tests: the sweep's world, and agent workers in process or as child processes.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Worker } from '@temporalio/worker';

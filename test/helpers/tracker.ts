@@ -1,3 +1,4 @@
+// A tracker on an in-memory database for tests.
 import type { AddressInfo } from 'node:net';
 import { buildTracker, type TrackerOptions } from '../../tracker/app';
 import { Store } from '../../tracker/store';

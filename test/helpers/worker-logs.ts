@@ -1,3 +1,4 @@
+// In-process workers log to .test-logs/<test file>.log, not the console.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { inspect } from 'node:util';

@@ -1,0 +1,87 @@
+// What every agent activity shares: the worker's configuration, where a point is reached, the
+// heartbeat, the tracker a call may send the worker's token to, and the MCP servers.
+import { Context } from '@temporalio/activity';
+import type OpenAI from 'openai';
+import { crashPoint, type PointName } from '../common/crash-points';
+import { key } from '../common/key';
+import { refused } from './errors';
+import type { McpToolbox } from './mcp-toolbox';
+
+/** What the activities need from the worker's environment. */
+export interface ActivityConfig {
+  /** The tracker's base URL, unless a run names its own. */
+  trackerUrl: string;
+  /** The bearer token of the tracker at `trackerUrl` (`TRACKER_TOKEN`); never sent to another tracker. */
+  trackerToken?: string;
+  /** The OpenAI-compatible client (base URL and key from `OPENAI_BASE_URL`, `OPENAI_API_KEY`). */
+  openai: OpenAI;
+  /** Model name, unless a run names its own (`AGENT_MODEL`). */
+  model: string;
+  /** The MCP servers this worker can reach (`MCP_CONFIG`). Default none. */
+  mcp?: McpToolbox;
+}
+
+/** Marks a crash point of the running activity's workflow. */
+export function point(name: PointName, detail: string): Promise<void> {
+  return crashPoint(name, { workflowId: Context.current().info.workflowExecution?.workflowId ?? 'standalone', detail });
+}
+
+/** One tool call as its activity sees it: the point detail, its key, its cancellation, and its points. */
+export function callContext(req: { tool: string; callId: string; runId: string }) {
+  const detail = `${req.tool} ${req.callId}`;
+  return {
+    detail,
+    callKey: key(req.runId, req.callId),
+    signal: Context.current().cancellationSignal,
+    at: (name: PointName) => point(name, detail),
+  };
+}
+
+/** The conversation's turn, from 1: the model's replies so far, plus one. */
+export function turnOf(messages: ReadonlyArray<{ role: string }>): number {
+  return messages.filter((m) => m.role === 'assistant').length + 1;
+}
+
+/**
+ * Heartbeats while `work` runs, if the activity has a heartbeat timeout: a long MCP call on a live
+ * worker goes on, while one on a worker that died is retried after the heartbeat timeout. It wraps
+ * the whole activity, crash points included: an activity parked by a harness is alive until its kill.
+ */
+export async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  const timeout = ctx.info.heartbeatTimeoutMs;
+  if (!timeout) return work();
+  // Often, so that the SDK's throttle (at most 80% of the timeout, less if the worker says so) decides the pace.
+  const timer = setInterval(() => ctx.heartbeat(), Math.max(50, timeout / 6));
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
+ * The tracker a call goes to, and its token: the worker's own tracker gets the worker's token; a
+ * tracker a run names in its input gets none, so a workflow's input cannot lead the token elsewhere.
+ */
+export function trackerOf(config: ActivityConfig, url: string | undefined): { trackerUrl: string; trackerToken?: string } {
+  const trackerUrl = url ?? config.trackerUrl;
+  const own = new URL(trackerUrl).origin === new URL(config.trackerUrl).origin;
+  return own && config.trackerToken ? { trackerUrl, trackerToken: config.trackerToken } : { trackerUrl };
+}
+
+/** The worker's MCP servers; a run that names one on a worker without any is refused. */
+export function toolbox(config: ActivityConfig): McpToolbox {
+  if (!config.mcp) throw refused('this worker has no MCP servers configured (set MCP_CONFIG)', 'NoMcpConfig');
+  return config.mcp;
+}
+
+/** How long an MCP request may take: what is left of the activity's start-to-close timeout. */
+export function callTimeout(): number {
+  return Math.max(1_000, Context.current().info.startToCloseTimeoutMs - 500);
+}
+
+/** Whether this attempt is a retry (its call may have been sent before). */
+export function retrying(): boolean {
+  return Context.current().info.attempt > 1;
+}

@@ -1,0 +1,43 @@
+// Loading a user's config file (TypeScript or JavaScript), with errors that say what to fix.
+import path from 'node:path';
+import type { SweepConfig } from './define-sweep';
+
+/** Thrown for a config file that is missing, does not load, or lacks what the sweep needs. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Loads a config file (`.ts` or `.js`; its default export, or `module.exports`), checking what the
+ * sweep needs. TypeScript loads through tsx, which every process of the sweep has registered.
+ */
+export function loadSweepConfig(file: string): { config: SweepConfig; file: string } {
+  const abs = path.resolve(file);
+  let mod: { default?: unknown } & Record<string, unknown>;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a user's file, loaded by path at run time (tsx compiles a .ts one)
+    mod = require(abs) as typeof mod;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'MODULE_NOT_FOUND' && e.message.includes(abs)) throw new ConfigError(`no config file at ${abs}`);
+    throw new ConfigError(`the config ${abs} did not load: ${e.message}`);
+  }
+  const config = (mod.default ?? mod) as Partial<SweepConfig>;
+  const wrong: string[] = [];
+  if (typeof config.workflowsPath !== 'string') wrong.push('workflowsPath (a path, e.g. require.resolve(\'./workflows\'))');
+  for (const fn of ['activities', 'start', 'check'] as const) if (typeof config[fn] !== 'function') wrong.push(`${fn} (a function)`);
+  for (const fn of ['setup', 'teardown', 'person'] as const) if (config[fn] !== undefined && typeof config[fn] !== 'function') wrong.push(`${fn} (a function, if given)`);
+  if (config.rows !== undefined && (!Array.isArray(config.rows) || config.rows.length === 0 || config.rows.some((r) => typeof r?.name !== 'string'))) {
+    wrong.push('rows (a list of { name, label? }, if given)');
+  }
+  for (const r of Array.isArray(config.rows) ? config.rows : []) {
+    if (r?.serverDies !== undefined && r.serverDies !== 'worker-survives' && r.serverDies !== 'worker-dies') {
+      wrong.push(`rows: ${JSON.stringify(r.name)} has serverDies ${JSON.stringify(r.serverDies)} (worker-survives or worker-dies, if given)`);
+    }
+  }
+  if (wrong.length > 0) throw new ConfigError(`the config ${abs} needs: ${wrong.join('; ')}. See docs/config.md (Sweep your own workflow).`);
+  return { config: config as SweepConfig, file: abs };
+}

@@ -1,0 +1,80 @@
+// The contracts of the agent's activities: their inputs and results.
+
+import type { ChatMessage } from './conversation';
+
+/** Input of the model activity. */
+export interface ModelRequest {
+  runId: string;
+  model?: string;
+  messages: ChatMessage[];
+  tools: Array<{ type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }>;
+}
+
+/** What the model activity returns. */
+export interface ModelReply {
+  /** The reply as it goes into the conversation, tool-call ids included. */
+  message: ChatMessage;
+  /** Why the model stopped (`stop`, `tool_calls`, `length`, ...): `length` means its tool calls may be cut off. */
+  finishReason: string | null;
+}
+
+/** Input of a tool activity and of a lookup. */
+export interface ToolRequest {
+  runId: string;
+  callId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  repo: string;
+  /** Send the call's key in the `Idempotency-Key` header (built-in tools; an MCP call always carries it in `_meta`). */
+  sendKey: boolean;
+  trackerUrl?: string;
+  /** The MCP server that serves the tool; unset for the built-in tracker tools. */
+  server?: string;
+  /** For a lookup over MCP: the server's tool that answers whether the call happened. */
+  lookupTool?: string;
+  /** For a lookup: the call's key may have expired at the receiver, so only a search can tell. */
+  keyExpired?: boolean;
+  /** Over MCP: the tool changes something without honouring keys, so an unexplained error may hide an effect. */
+  errorMayHideEffect?: boolean;
+}
+
+/** Input of the activity that lists the tools of a run's MCP servers. */
+export interface ListToolsRequest {
+  servers: string[];
+}
+
+/** A tool activity's result. */
+export interface ToolResponse {
+  /** The tool result for the model: the receiver's JSON reply. */
+  output: string;
+  /** Which attempt of the activity produced it (1 on a clean run). */
+  attempt: number;
+  /** The tracker said it replayed a keyed request rather than acting again. */
+  replayed: boolean;
+  /** How long the receiver says it keeps keys, when it said so. */
+  keyRetentionMs?: number;
+}
+
+/** The receiver's answer to "did this call happen?". */
+export interface LookupResponse {
+  happened: boolean;
+  /** What the call returned, when it happened. */
+  output?: string;
+  /** Not found, but the receiver may still commit a request this long after it arrived. */
+  commitDeadlineMs?: number;
+}
+
+/** Input of a whole-turn activity (the sweep's "save once per turn" design). */
+export interface TurnRequest {
+  runId: string;
+  repo: string;
+  trackerUrl?: string;
+  messages: ChatMessage[];
+  tools: ModelRequest['tools'];
+}
+
+/** What a whole turn adds to the conversation, and the final answer if the model gave one. */
+export interface TurnResponse {
+  messages: ChatMessage[];
+  answer: string | null;
+}

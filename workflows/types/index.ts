@@ -1,0 +1,7 @@
+/** Types shared by the agent workflow, its activities and its clients, by kind. Types only: no runtime code. */
+export type { ChatMessage, ToolCall } from './conversation';
+export type { RunTimeouts, AgentInput, AgentResult } from './run';
+export type { Rung, CallStatus, CallRecord } from './calls';
+export type { OpenItem, WaitingState, RefusedAnswer, PendingState, ApproveSignal, ResolveSignal } from './waits';
+export type { ApprovalsState, QuestionsState, CarriedState } from './carried';
+export type { ModelRequest, ModelReply, ToolRequest, ListToolsRequest, ToolResponse, LookupResponse, TurnRequest, TurnResponse } from './activities';

@@ -1,0 +1,91 @@
+// What a run is given and what it returns.
+
+import type { CallRecord, Rung } from './calls';
+import type { CarriedState } from './carried';
+
+/** Timeouts and retry pacing of a run's activities. The defaults suit a real model and tracker. */
+export interface RunTimeouts {
+  /** Start-to-close timeout of one model call. Default 60 s. */
+  modelMs?: number;
+  /** Start-to-close timeout of one tool call or lookup. Default 30 s. */
+  toolMs?: number;
+  /** Start-to-close timeout of a whole-turn activity (the sweep's "save once per turn" design). Default 120 s. */
+  turnMs?: number;
+  /** First retry delay of a retried activity; later ones double up to 10x. Default 1 s. */
+  retryInitialMs?: number;
+  /**
+   * Heartbeat timeout of tool calls and lookups: a worker that died mid-call is noticed after this
+   * long, however long `toolMs` allows a call to run (long MCP tools). Default none: only `toolMs`.
+   */
+  heartbeatMs?: number;
+}
+
+/** Input of one agent run. */
+export interface AgentInput {
+  /**
+   * Fresh for every run and never reused: the idempotency key of each tool call is made from it and
+   * the call id. Not Temporal's runId (it changes on reset and continue-as-new) nor the workflow id
+   * (reusable once retention drops the old run).
+   */
+  runId: string;
+  /** What the user asks the agent to do. */
+  task: string;
+  /** The tracker repository the tools act on. */
+  repo: string;
+  /** The tracker ignores keys, so a sent key makes no repeat harmless. Default `false`. */
+  keyless?: boolean;
+  /** Tools that wait for a person's approval before each call, besides those the registry marks. Default none. */
+  approve?: string[];
+  /**
+   * How long a call waits for approval; with no decision by then it is denied, nothing of it runs, and
+   * the model is told the approval timed out. Default: no deadline.
+   */
+  approvalTimeoutMs?: number;
+  /**
+   * Keep the search attributes `AgentWaiting` and `AgentPendingCalls` up to date. Default `true`; set
+   * `false` on a server where they cannot be registered (Temporal's time-skipping test server): the
+   * memo still says what the run waits for.
+   */
+  searchAttributes?: boolean;
+  /** Use the lookup rung (ask the receiver whether a call happened). Default `true`. */
+  lookup?: boolean;
+  /** The model name sent to the provider. Default: the worker's `AGENT_MODEL`. */
+  model?: string;
+  /** The tracker's base URL. Default: the worker's `TRACKER_URL`. */
+  trackerUrl?: string;
+  /**
+   * How long a receiver keeps a key, until it says otherwise (the tracker's
+   * `Idempotency-Key-Retention-Seconds`, learned from its first keyed answer in the run). Default 24 h.
+   */
+  keyRetentionMs?: number;
+  /**
+   * MCP servers, by their names in the worker's MCP configuration, whose tools the run uses instead
+   * of the built-in tracker tools. Their tools are listed once, at the start, into history. A tool
+   * whose schema has a `repo` argument gets the run's `repo`. Default none: the built-in tools.
+   */
+  mcpServers?: string[];
+  /** Give up after this many model replies (over the whole chain of runs). Default 10. */
+  maxTurns?: number;
+  /**
+   * Continue as new (a fresh history, the conversation carried over) after this many model replies
+   * in one run, or sooner when the server suggests it (history too long). Default 20.
+   */
+  turnsPerRun?: number;
+  /** Set by the run itself when it continues as new: what the next run of the chain starts from. */
+  carried?: CarriedState;
+  timeouts?: RunTimeouts;
+}
+
+/** Result of an agent run. */
+export interface AgentResult {
+  runId: string;
+  answer: string;
+  /** Model replies the run used (from history; a repeated call after a crash is counted by the model server). */
+  turns: number;
+  calls: CallRecord[];
+  rungs: Record<string, Rung>;
+  /** Questions put to a person ("did it happen?"). */
+  questionsAsked: number;
+  /** Approvals requested; each call waits for at most one. */
+  approvalsRequested: number;
+}

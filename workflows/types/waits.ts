@@ -1,0 +1,61 @@
+// What a run waits for from a person, the signals that answer it, and the pending query.
+
+import type { CallRecord, Rung } from './calls';
+
+/** A person's decision on a call that waits for approval. */
+export interface ApproveSignal {
+  callId: string;
+  approved: boolean;
+  /** Who decided, as shown to the model on a denial. */
+  by: string;
+  reason?: string;
+}
+
+/** A person's answer to "did this call happen?", the last rung of the resolution ladder. */
+export interface ResolveSignal {
+  /** The question this answers (`CALL_ID#N`, as the run lists it); an answer to any other is refused. */
+  questionId: string;
+  happened: boolean;
+  /** What the call returned, if the person knows; passed to the model as the tool result. */
+  result?: string;
+  by?: string;
+}
+
+/** A call waiting for a person: an approval, or a question whether it happened. */
+export interface OpenItem {
+  callId: string;
+  /** For a question: its id, which the answer must name (`CALL_ID#N`, the Nth question about the call). */
+  questionId?: string;
+  tool: string;
+  args: unknown;
+  /** For a question: why the outcome is unknown. */
+  reason?: string;
+}
+
+/**
+ * What a run waits for, in its memo: readable with `describe` while no worker is alive, so a person
+ * can approve or answer then. It is as of the last workflow task the server received.
+ */
+export interface WaitingState {
+  approvals: OpenItem[];
+  questions: OpenItem[];
+}
+
+/** An answer from a person that the run did not take, and why. */
+export interface RefusedAnswer {
+  questionId: string;
+  by?: string;
+  why: string;
+}
+
+/** What the `pending` query returns. */
+export interface PendingState {
+  runId: string;
+  approvals: OpenItem[];
+  questions: OpenItem[];
+  /** Answers to questions that were not open (already answered, or never asked). */
+  refusedAnswers: RefusedAnswer[];
+  rungs: Record<string, Rung>;
+  questionsAsked: number;
+  calls: CallRecord[];
+}

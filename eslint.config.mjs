@@ -9,9 +9,42 @@ import tseslint from 'typescript-eslint';
 const APP = '(tracker|model|workflows|activities|mcp|workers|clients|codec|examples)';
 
 /** A folder's import rule: each restriction is a regex on the import's text, with the reason. */
-const importRule = (...patterns) => ({ '@typescript-eslint/no-restricted-imports': ['error', { patterns: patterns.map(([regex, message]) => ({ regex, message })) }] });
+const importRule = (...patterns) => ({
+  '@typescript-eslint/no-restricted-imports': [
+    'error',
+    { patterns: patterns.map(([regex, message]) => ({ regex, message })) },
+  ],
+});
 
-const NODE_BUILTINS = ['assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'http', 'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream', 'timers', 'tls', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib'];
+const NODE_BUILTINS = [
+  'assert',
+  'buffer',
+  'child_process',
+  'cluster',
+  'crypto',
+  'dgram',
+  'dns',
+  'events',
+  'fs',
+  'http',
+  'http2',
+  'https',
+  'net',
+  'os',
+  'path',
+  'perf_hooks',
+  'process',
+  'readline',
+  'stream',
+  'timers',
+  'tls',
+  'url',
+  'util',
+  'v8',
+  'vm',
+  'worker_threads',
+  'zlib',
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.tools/', '.dev/', 'coverage/'] },
@@ -20,7 +53,10 @@ export default tseslint.config(
   {
     // CommonJS config files run by Node.
     files: ['**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { module: 'readonly', require: 'readonly', process: 'readonly', __dirname: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { module: 'readonly', require: 'readonly', process: 'readonly', __dirname: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
@@ -34,34 +70,69 @@ export default tseslint.config(
   {
     rules: {
       // `_name` marks what is left out on purpose (a destructured field, an unused parameter).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
     },
   },
   {
     files: ['sweep/engine/**/*.ts'],
     rules: importRule(
-      ['^\\.\\./(agent|config|cli|bench|report|plugin)(/|$)', 'the sweep engine knows no suite, reporter or command: a suite gives it what it needs (sweep/engine/suite.ts)'],
+      [
+        '^\\.\\./(agent|config|cli|bench|report|plugin)(/|$)',
+        'the sweep engine knows no suite, reporter or command: a suite gives it what it needs (sweep/engine/suite.ts)',
+      ],
       [`^\\.\\./\\.\\./${APP}(/|$)`, 'the sweep engine knows no app: what it sweeps comes in through a suite'],
-      ['^\\.\\./\\.\\./common/(search-attributes|key|config|secrets|access|receiver-errors|payload-codec)$', "the sweep engine knows no app: this is the agent's (a suite names what its runs need)"],
+      [
+        '^\\.\\./\\.\\./common/(search-attributes|key|config|secrets|access|receiver-errors|payload-codec)$',
+        "the sweep engine knows no app: this is the agent's (a suite names what its runs need)",
+      ],
     ),
   },
   {
     files: ['sweep/worker/**/*.ts'],
     rules: importRule(
-      ['^\\.\\./(engine|agent|config|cli|bench|report)(/|$)', 'the worker side runs in every worker process the engine starts: it never imports the engine or a suite'],
-      [`^\\.\\./\\.\\./${APP}(/|$)`, 'the worker side knows no app: the worker entry of a suite passes it what it needs'],
+      [
+        '^\\.\\./(engine|agent|config|cli|bench|report)(/|$)',
+        'the worker side runs in every worker process the engine starts: it never imports the engine or a suite',
+      ],
+      [
+        `^\\.\\./\\.\\./${APP}(/|$)`,
+        'the worker side knows no app: the worker entry of a suite passes it what it needs',
+      ],
     ),
   },
   {
     files: ['sweep/plugin/**/*.ts'],
     rules: importRule(
-      ['^\\.\\./(?!\\.\\./common/crash-(points|sink)$)', "the plugin runs in anyone's worker: it imports only the crash-point hook (common/crash-points, common/crash-sink) and @temporalio/*"],
-      ['^(?!@temporalio/|node:|\\.)', "the plugin runs in anyone's worker: no package but @temporalio/* and Node's own"],
+      [
+        '^\\.\\./(?!\\.\\./common/crash-(points|sink)$)',
+        "the plugin runs in anyone's worker: it imports only the crash-point hook (common/crash-points, common/crash-sink) and @temporalio/*",
+      ],
+      [
+        '^(?!@temporalio/|node:|\\.)',
+        "the plugin runs in anyone's worker: no package but @temporalio/* and Node's own",
+      ],
     ),
   },
   {
-    files: ['activities/**/*.ts', 'workers/**/*.ts', 'tracker/**/*.ts', 'model/**/*.ts', 'mcp/**/*.ts', 'clients/**/*.ts', 'codec/**/*.ts', 'common/**/*.ts', 'examples/**/activities.ts', 'examples/**/shop.ts'],
-    rules: importRule(['(^|/)sweep(/(?!plugin(/|$))|$)', 'app code imports only the crash-sweep plugin (sweep/plugin): the sweep runs the app, never the other way round']),
+    files: [
+      'activities/**/*.ts',
+      'workers/**/*.ts',
+      'tracker/**/*.ts',
+      'model/**/*.ts',
+      'mcp/**/*.ts',
+      'clients/**/*.ts',
+      'codec/**/*.ts',
+      'common/**/*.ts',
+      'examples/**/activities.ts',
+      'examples/**/shop.ts',
+    ],
+    rules: importRule([
+      '(^|/)sweep(/(?!plugin(/|$))|$)',
+      'app code imports only the crash-sweep plugin (sweep/plugin): the sweep runs the app, never the other way round',
+    ]),
   },
   {
     files: ['workflows/**/*.ts', 'examples/**/workflows.ts'],
@@ -74,13 +145,42 @@ export default tseslint.config(
             { name: `node:${name}`, message: 'workflow code may do no I/O: Node built-ins belong in activities' },
           ]),
           patterns: [
-            { group: ['../activities', '../activities/*', './activities'], allowTypeImports: true, message: 'import activities as types only, and call them through proxyActivities' },
-            { group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity', '@temporalio/testing'], message: 'workflow code uses @temporalio/workflow only' },
-            { group: ['../tracker/*', '../mcp/*', '../model/*', '../clients/*', '../sweep/*', 'openai', 'fastify', 'better-sqlite3', '@modelcontextprotocol/*'], allowTypeImports: true, message: 'workflow code may do no I/O: this module belongs in activities' },
+            {
+              group: ['../activities', '../activities/*', './activities'],
+              allowTypeImports: true,
+              message: 'import activities as types only, and call them through proxyActivities',
+            },
+            {
+              group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity', '@temporalio/testing'],
+              message: 'workflow code uses @temporalio/workflow only',
+            },
+            {
+              group: [
+                '../tracker/*',
+                '../mcp/*',
+                '../model/*',
+                '../clients/*',
+                '../sweep/*',
+                'openai',
+                'fastify',
+                'better-sqlite3',
+                '@modelcontextprotocol/*',
+              ],
+              allowTypeImports: true,
+              message: 'workflow code may do no I/O: this module belongs in activities',
+            },
           ],
         },
       ],
-      'no-restricted-properties': ['error', { object: 'Math', property: 'random', message: 'not deterministic on replay: take randomness from an activity (or uuid4() from @temporalio/workflow)' }],
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'Math',
+          property: 'random',
+          message:
+            'not deterministic on replay: take randomness from an activity (or uuid4() from @temporalio/workflow)',
+        },
+      ],
       'no-restricted-globals': [
         'error',
         { name: 'process', message: 'workflow code cannot read the environment: pass it in the input' },

@@ -9,5 +9,6 @@ module.exports = {
   // In-process workers log to .test-logs/, not the console (test/helpers/worker-logs.ts).
   setupFilesAfterEnv: ['<rootDir>/test/helpers/worker-logs.ts'],
   // The whole golden sweep (about 25 minutes here) and the scratch-project test run with `npm run test:full`, not in `npm test`.
-  testPathIgnorePatterns: process.env.FULL_SWEEP === '1' ? ['/node_modules/'] : ['/node_modules/', '\\.full\\.test\\.ts$'],
+  testPathIgnorePatterns:
+    process.env.FULL_SWEEP === '1' ? ['/node_modules/'] : ['/node_modules/', '\\.full\\.test\\.ts$'],
 };

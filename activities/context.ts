@@ -64,7 +64,10 @@ export async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
  * The tracker a call goes to, and its token: the worker's own tracker gets the worker's token; a
  * tracker a run names in its input gets none, so a workflow's input cannot lead the token elsewhere.
  */
-export function trackerOf(config: ActivityConfig, url: string | undefined): { trackerUrl: string; trackerToken?: string } {
+export function trackerOf(
+  config: ActivityConfig,
+  url: string | undefined,
+): { trackerUrl: string; trackerToken?: string } {
   const trackerUrl = url ?? config.trackerUrl;
   const own = new URL(trackerUrl).origin === new URL(config.trackerUrl).origin;
   return own && config.trackerToken ? { trackerUrl, trackerToken: config.trackerToken } : { trackerUrl };

@@ -20,6 +20,7 @@ export function refused(message: string, type = 'Refused'): ApplicationFailure {
  */
 export function asActivityError(err: unknown, retrying: boolean): unknown {
   if (err instanceof ReceiverRefusedError) return refused(err.message, err.type);
-  if (err instanceof ReceiverUnavailableError && err.notSent && !retrying) return refused(`${err.message} (nothing was sent)`, 'ReceiverUnreachable');
+  if (err instanceof ReceiverUnavailableError && err.notSent && !retrying)
+    return refused(`${err.message} (nothing was sent)`, 'ReceiverUnreachable');
   return err;
 }

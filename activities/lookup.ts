@@ -13,11 +13,16 @@ export function lookupCall(config: ActivityConfig) {
       await at('lookup.started');
       const answer =
         req.server && req.lookupTool
-          ? await toolbox(config).lookup(req.server, req.lookupTool, { ...req.args, tool: req.tool, key: callKey }, {
-              key: key(req.runId, `${req.callId}#lookup`),
-              timeoutMs: callTimeout(),
-              signal,
-            })
+          ? await toolbox(config).lookup(
+              req.server,
+              req.lookupTool,
+              { ...req.args, tool: req.tool, key: callKey },
+              {
+                key: key(req.runId, `${req.callId}#lookup`),
+                timeoutMs: callTimeout(),
+                signal,
+              },
+            )
           : await lookupTrackerCall(req.tool, {
               ...trackerOf(config, req.trackerUrl),
               repo: req.repo,

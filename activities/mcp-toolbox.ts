@@ -6,7 +6,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ApplicationFailure } from '@temporalio/activity';
 import { isStdio, type McpConfig } from '../mcp/config';
-import { KEY_META, OUTCOME_META, RETENTION_META, TOOL_META, type LookupResult, type ToolIdempotency } from '../mcp/conventions';
+import {
+  KEY_META,
+  OUTCOME_META,
+  RETENTION_META,
+  TOOL_META,
+  type LookupResult,
+  type ToolIdempotency,
+} from '../mcp/conventions';
 import type { ToolSpec } from '../workflows/tools';
 import { refused, ReceiverUnavailableError } from './errors';
 import type { LookupAnswer, ToolOutput } from '../tracker/tools';
@@ -80,7 +87,12 @@ class NotSentError extends Error {
 }
 
 /** Error codes that say the server read the request and did not run it. */
-const REJECTED = new Set<number>([ErrorCode.InvalidParams, ErrorCode.MethodNotFound, ErrorCode.InvalidRequest, ErrorCode.ParseError]);
+const REJECTED = new Set<number>([
+  ErrorCode.InvalidParams,
+  ErrorCode.MethodNotFound,
+  ErrorCode.InvalidRequest,
+  ErrorCode.ParseError,
+]);
 
 /** Whether an error (or one of its causes) says the connection was refused or the command not found. */
 function connectionRefused(err: unknown): boolean {
@@ -106,13 +118,19 @@ export class McpToolbox {
   async listTools(servers: string[], timeoutMs: number): Promise<ToolSpec[]> {
     const specs: ToolSpec[] = [];
     for (const server of servers) {
-      const tools = await this.withClient(server, { timeoutMs }, (client) => client.listTools(undefined, { timeout: timeoutMs }));
+      const tools = await this.withClient(server, { timeoutMs }, (client) =>
+        client.listTools(undefined, { timeout: timeoutMs }),
+      );
       const all = tools.tools.map((t) => specFromMcpTool(server, t));
       const lookups = new Set(all.map((s) => s.lookupTool).filter(Boolean));
       for (const spec of all) {
         if (lookups.has(spec.name)) continue;
         const clash = specs.find((s) => s.name === spec.name);
-        if (clash) throw refused(`MCP servers ${clash.server} and ${server} both have a tool named ${spec.name}`, 'ToolNameClash');
+        if (clash)
+          throw refused(
+            `MCP servers ${clash.server} and ${server} both have a tool named ${spec.name}`,
+            'ToolNameClash',
+          );
         specs.push(spec);
       }
     }
@@ -125,7 +143,12 @@ export class McpToolbox {
    * marks `unknown`, or one from an effectful unkeyed tool that says nothing (`errorMayHideEffect`),
    * is thrown plainly, as is a call cut off after it was sent: the ladder settles its outcome.
    */
-  async callTool(server: string, tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<ToolOutput> {
+  async callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions,
+  ): Promise<ToolOutput> {
     const result = await this.withClient(server, options, (client) =>
       client.callTool({ name: tool, arguments: args, _meta: { [KEY_META]: options.key } }, undefined, {
         timeout: options.timeoutMs,
@@ -141,14 +164,24 @@ export class McpToolbox {
       throw refused(`MCP tool ${tool} failed: ${text}`, 'ToolError');
     }
     const retention = Number(result._meta?.[RETENTION_META]);
-    return { output: text, replayed: result._meta?.replayed === true, ...(retention > 0 ? { retentionMs: retention * 1000 } : {}) };
+    return {
+      output: text,
+      replayed: result._meta?.replayed === true,
+      ...(retention > 0 ? { retentionMs: retention * 1000 } : {}),
+    };
   }
 
   /** Asks the server's lookup tool whether the call with `key` happened. */
-  async lookup(server: string, lookupTool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<LookupAnswer> {
+  async lookup(
+    server: string,
+    lookupTool: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions,
+  ): Promise<LookupAnswer> {
     const out = await this.callTool(server, lookupTool, args, options);
     const answer = JSON.parse(out.output) as LookupResult;
-    if (typeof answer.happened !== 'boolean') throw refused(`lookup tool ${lookupTool} answered without "happened": ${out.output}`, 'BadLookup');
+    if (typeof answer.happened !== 'boolean')
+      throw refused(`lookup tool ${lookupTool} answered without "happened": ${out.output}`, 'BadLookup');
     return answer.happened ? { happened: true, output: answer.result } : { happened: false };
   }
 
@@ -180,10 +213,15 @@ export class McpToolbox {
         }
       } catch (err) {
         if (err instanceof ApplicationFailure) throw err;
-        if (err instanceof McpError && REJECTED.has(err.code)) throw refused(`MCP server ${server}: ${err.message}`, 'ToolRejected');
+        if (err instanceof McpError && REJECTED.has(err.code))
+          throw refused(`MCP server ${server}: ${err.message}`, 'ToolRejected');
         if (!(err instanceof NotSentError)) {
           this.forget(server);
-          throw new ReceiverUnavailableError(server, null, `MCP server ${server} did not answer: ${(err as Error).message}`);
+          throw new ReceiverUnavailableError(
+            server,
+            null,
+            `MCP server ${server} did not answer: ${(err as Error).message}`,
+          );
         }
         this.forget(server);
         if (Date.now() + delay > deadline || options.signal?.aborted) {
@@ -202,7 +240,10 @@ export class McpToolbox {
     const config = this.config.mcpServers[server];
     if (!config) {
       const known = Object.keys(this.config.mcpServers).join(', ') || 'none';
-      throw refused(`no MCP server named ${server} in this worker's configuration (configured: ${known})`, 'UnknownMcpServer');
+      throw refused(
+        `no MCP server named ${server} in this worker's configuration (configured: ${known})`,
+        'UnknownMcpServer',
+      );
     }
     const client = new Client({ name: 'crash-safe-agent', version: '0.1.0' });
     const transport = isStdio(config)
@@ -242,6 +283,6 @@ export class McpToolbox {
 function textOf(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
-    .map((c: { type?: string; text?: string }) => (c.type === 'text' ? c.text ?? '' : JSON.stringify(c)))
+    .map((c: { type?: string; text?: string }) => (c.type === 'text' ? (c.text ?? '') : JSON.stringify(c)))
     .join('\n');
 }

@@ -7,7 +7,12 @@ import type { ModelReply, ModelRequest } from '../workflows/types';
  * Asks the model for its next reply. Retries are Temporal's, so the client's own are off. A 4xx
  * (other than rate limits and timeouts) is the provider refusing this conversation: no retry.
  */
-export async function askModel(client: OpenAI, model: string, req: ModelRequest, signal?: AbortSignal): Promise<ModelReply> {
+export async function askModel(
+  client: OpenAI,
+  model: string,
+  req: ModelRequest,
+  signal?: AbortSignal,
+): Promise<ModelReply> {
   let res: OpenAI.Chat.Completions.ChatCompletion;
   try {
     res = await client.chat.completions.create(
@@ -20,7 +25,14 @@ export async function askModel(client: OpenAI, model: string, req: ModelRequest,
       { signal },
     );
   } catch (err) {
-    if (err instanceof OpenAI.APIError && err.status && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429) {
+    if (
+      err instanceof OpenAI.APIError &&
+      err.status &&
+      err.status >= 400 &&
+      err.status < 500 &&
+      err.status !== 408 &&
+      err.status !== 429
+    ) {
       throw refused(`model refused the request (${err.status}): ${err.message}`, 'ModelRefused');
     }
     throw err;
@@ -32,7 +44,13 @@ export async function askModel(client: OpenAI, model: string, req: ModelRequest,
     role: 'assistant' as const,
     content: choice.message.content ?? null,
     ...(toolCalls.length > 0
-      ? { tool_calls: toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.function.name, arguments: c.function.arguments } })) }
+      ? {
+          tool_calls: toolCalls.map((c) => ({
+            id: c.id,
+            type: 'function' as const,
+            function: { name: c.function.name, arguments: c.function.arguments },
+          })),
+        }
       : {}),
   };
   return { message, finishReason: choice.finish_reason ?? null };

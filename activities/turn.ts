@@ -14,19 +14,27 @@ export function runTurn(config: ActivityConfig) {
   return async (req: TurnRequest): Promise<TurnResponse> => {
     const turn = turnOf(req.messages);
     await point('model.started', `turn ${turn}`);
-    const { message: reply } = await askModel(config.openai, config.model, { runId: req.runId, messages: req.messages, tools: req.tools });
+    const { message: reply } = await askModel(config.openai, config.model, {
+      runId: req.runId,
+      messages: req.messages,
+      tools: req.tools,
+    });
     await point('model.returned', `turn ${turn}`);
     const messages: ChatMessage[] = [reply];
     for (const call of reply.tool_calls ?? []) {
       const detail = `${call.function.name} ${call.id}`;
       await point('tool.started', detail);
-      const result = await callTrackerTool(call.function.name, JSON.parse(call.function.arguments) as Record<string, unknown>, {
-        ...trackerOf(config, req.trackerUrl),
-        repo: req.repo,
-        key: key(req.runId, call.id),
-        sendKey: false,
-        onReply: () => point('tracker.accepted', detail),
-      }).catch((err: unknown) => {
+      const result = await callTrackerTool(
+        call.function.name,
+        JSON.parse(call.function.arguments) as Record<string, unknown>,
+        {
+          ...trackerOf(config, req.trackerUrl),
+          repo: req.repo,
+          key: key(req.runId, call.id),
+          sendKey: false,
+          onReply: () => point('tracker.accepted', detail),
+        },
+      ).catch((err: unknown) => {
         // A retry of the turn repeats every call before this one: its outcome is never "not sent".
         throw asActivityError(err, true);
       });
@@ -34,6 +42,6 @@ export function runTurn(config: ActivityConfig) {
       messages.push({ role: 'tool', tool_call_id: call.id, content: result.output });
     }
     await point('turn.returned', `turn ${turn}`);
-    return { messages, answer: reply.tool_calls?.length ? null : reply.content ?? '' };
+    return { messages, answer: reply.tool_calls?.length ? null : (reply.content ?? '') };
   };
 }

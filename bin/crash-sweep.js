@@ -7,6 +7,10 @@ const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 
 const tsx = pathToFileURL(require.resolve('tsx')).href;
-const child = spawn(process.execPath, ['--import', tsx, path.join(__dirname, '..', 'sweep', 'cli', 'crash-sweep.ts'), ...process.argv.slice(2)], { stdio: 'inherit' });
+const child = spawn(
+  process.execPath,
+  ['--import', tsx, path.join(__dirname, '..', 'sweep', 'cli', 'crash-sweep.ts'), ...process.argv.slice(2)],
+  { stdio: 'inherit' },
+);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -8,7 +8,10 @@ import type { WaitingState } from '../workflows/types';
 
 /** Thrown when the Temporal server cannot be reached at the configured address. */
 export class ServerUnreachableError extends Error {
-  constructor(readonly address: string, cause: Error) {
+  constructor(
+    readonly address: string,
+    cause: Error,
+  ) {
     super(`cannot reach Temporal at ${address} (set TEMPORAL_ADDRESS): ${cause.message}`);
     this.name = 'ServerUnreachableError';
   }

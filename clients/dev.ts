@@ -54,7 +54,10 @@ async function main(): Promise<void> {
   const codec = codecFromEnv();
   let codecUrl: string | null = null;
   if (codec) {
-    const codecApp = buildCodecServer({ codec, origins: [`http://localhost:${UI_PORT}`, `http://127.0.0.1:${UI_PORT}`] });
+    const codecApp = buildCodecServer({
+      codec,
+      origins: [`http://localhost:${UI_PORT}`, `http://127.0.0.1:${UI_PORT}`],
+    });
     await codecApp.listen({ port: CODEC_PORT, host: '127.0.0.1' });
     codecUrl = `http://127.0.0.1:${CODEC_PORT}`;
     stops.push(() => codecApp.close());
@@ -63,8 +66,18 @@ async function main(): Promise<void> {
   const server = spawn(
     cli,
     [
-      'server', 'start-dev', '--port', String(TEMPORAL_PORT), '--ui-port', String(UI_PORT), '--db-filename', path.join(dir, 'temporal.db'),
-      '--log-level', 'error', ...devServerSearchAttributeFlags(), ...(codecUrl ? ['--ui-codec-endpoint', codecUrl] : []),
+      'server',
+      'start-dev',
+      '--port',
+      String(TEMPORAL_PORT),
+      '--ui-port',
+      String(UI_PORT),
+      '--db-filename',
+      path.join(dir, 'temporal.db'),
+      '--log-level',
+      'error',
+      ...devServerSearchAttributeFlags(),
+      ...(codecUrl ? ['--ui-codec-endpoint', codecUrl] : []),
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
@@ -91,7 +104,10 @@ async function main(): Promise<void> {
   };
   let worker: ChildProcess | null = null;
   const startWorker = () => {
-    worker = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'workers', 'main.ts')], { env, stdio: 'inherit' });
+    worker = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'workers', 'main.ts')], {
+      env,
+      stdio: 'inherit',
+    });
     worker.once('exit', (code, signal) => {
       if (stopping) return;
       console.log(`worker ${worker!.pid} exited (${signal ?? code}); starting a new one in 1 s`);
@@ -113,7 +129,9 @@ async function main(): Promise<void> {
       `Temporal Web UI  http://localhost:${UI_PORT}`,
       `tracker          http://127.0.0.1:${TRACKER_PORT} (db ${path.relative(process.cwd(), path.join(dir, 'tracker.db'))}, keyed)`,
       `model server     http://127.0.0.1:${MODEL_PORT}/v1 (scripted triage)`,
-      ...(codecUrl ? [`codec endpoint   ${codecUrl} (payloads encrypted with TEMPORAL_PAYLOAD_KEY; the Web UI opens them)`] : []),
+      ...(codecUrl
+        ? [`codec endpoint   ${codecUrl} (payloads encrypted with TEMPORAL_PAYLOAD_KEY; the Web UI opens them)`]
+        : []),
       `then, in another shell: npm run start -- --task "Checkout fails with a coupon" --wait`,
     ].join('\n'),
   );

@@ -3,7 +3,8 @@ import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { resolveSignal } from '../workflows/signals';
 import { waitingRun, withClient } from './connect';
 
-const USAGE = 'npm run resolve -- WORKFLOW_ID QUESTION_ID|CALL_ID --happened|--not-happened [--result JSON] [--by NAME]';
+const USAGE =
+  'npm run resolve -- WORKFLOW_ID QUESTION_ID|CALL_ID --happened|--not-happened [--result JSON] [--by NAME]';
 
 /**
  * `npm run resolve`: answers the run's question whether a call happened. `--happened` settles it
@@ -24,7 +25,8 @@ async function main(): Promise<void> {
     true,
   );
   if (positionals.length !== 2) throw new UsageError('give a workflow id and a question id (or a call id)', USAGE);
-  if (values.happened === values['not-happened']) throw new UsageError('give exactly one of --happened, --not-happened', USAGE);
+  if (values.happened === values['not-happened'])
+    throw new UsageError('give exactly one of --happened, --not-happened', USAGE);
   if (values.result && !values.happened) throw new UsageError('--result goes with --happened', USAGE);
   const [workflowId, named] = positionals;
   await withClient(async ({ client }) => {
@@ -35,8 +37,15 @@ async function main(): Promise<void> {
       const open = waiting.questions.map((q) => q.questionId).join(', ') || 'none';
       throw new Error(`no open question ${named} in ${workflowId} (open: ${open})`);
     }
-    await handle.signal(resolveSignal, { questionId: question.questionId, happened: values.happened!, result: values.result, by: values.by });
-    console.log(`${question.questionId} of ${workflowId}: ${values.happened ? 'happened' : 'did not happen, will run again'}`);
+    await handle.signal(resolveSignal, {
+      questionId: question.questionId,
+      happened: values.happened!,
+      result: values.result,
+      by: values.by,
+    });
+    console.log(
+      `${question.questionId} of ${workflowId}: ${values.happened ? 'happened' : 'did not happen, will run again'}`,
+    );
   });
 }
 

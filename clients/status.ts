@@ -45,19 +45,30 @@ async function listWaitingRuns(client: Client, json: boolean): Promise<void> {
  * a query, which needs a worker: with none alive, status says so and shows what the memo has.
  */
 async function main(): Promise<void> {
-  const { values, positionals } = parseCommandLine(process.argv.slice(2), { json: { type: 'boolean', default: false } }, USAGE, true);
-  if (positionals.length > 1) throw new UsageError('give one workflow id, or none to list the runs that wait for a person', USAGE);
+  const { values, positionals } = parseCommandLine(
+    process.argv.slice(2),
+    { json: { type: 'boolean', default: false } },
+    USAGE,
+    true,
+  );
+  if (positionals.length > 1)
+    throw new UsageError('give one workflow id, or none to list the runs that wait for a person', USAGE);
   const [workflowId] = positionals;
   await withClient(async ({ client }) => {
     if (workflowId === undefined) return listWaitingRuns(client, values.json!);
     const { handle, waiting, status } = await waitingRun(client, workflowId);
-    const pending = await client.withDeadline(Date.now() + QUERY_WAIT_MS, () => handle.query(pendingQuery)).catch(() => null);
+    const pending = await client
+      .withDeadline(Date.now() + QUERY_WAIT_MS, () => handle.query(pendingQuery))
+      .catch(() => null);
     if (values.json) {
-      console.log(JSON.stringify({ workflowId, status, workerAnswered: pending !== null, ...(pending ?? waiting) }, null, 2));
+      console.log(
+        JSON.stringify({ workflowId, status, workerAnswered: pending !== null, ...(pending ?? waiting) }, null, 2),
+      );
       return;
     }
     console.log(`${workflowId}: ${status.toLowerCase()}${pending ? `, run id ${pending.runId}` : ''}`);
-    if (!pending) console.log(`no worker answered within ${QUERY_WAIT_MS / 1000} s: what the run waits for, from its memo`);
+    if (!pending)
+      console.log(`no worker answered within ${QUERY_WAIT_MS / 1000} s: what the run waits for, from its memo`);
     const { approvals, questions } = pending ?? waiting;
     for (const a of approvals) console.log(`waiting for approval: ${a.callId} ${a.tool} ${JSON.stringify(a.args)}`);
     for (const q of questions) {
@@ -66,9 +77,12 @@ async function main(): Promise<void> {
       console.log(`question ${q.questionId}: did ${q.callId} ${q.tool} happen? (${q.reason}${callKey})`);
     }
     if (!pending) return;
-    for (const r of pending.refusedAnswers ?? []) console.log(`answer refused: ${r.questionId} by ${r.by ?? 'someone'}: ${r.why}`);
+    for (const r of pending.refusedAnswers ?? [])
+      console.log(`answer refused: ${r.questionId} by ${r.by ?? 'someone'}: ${r.why}`);
     for (const c of pending.calls) {
-      console.log(`call ${c.callId} ${c.tool}: ${c.status}${c.rung ? `, settled by rung ${c.rung}` : ''}, ${c.attempts} attempt(s)`);
+      console.log(
+        `call ${c.callId} ${c.tool}: ${c.status}${c.rung ? `, settled by rung ${c.rung}` : ''}, ${c.attempts} attempt(s)`,
+      );
     }
     console.log(`questions asked so far: ${pending.questionsAsked}`);
   });

@@ -24,7 +24,9 @@ const fromJson = (p: JsonPayload): Payload => ({
 });
 /** A payload in the codec protocol's JSON. */
 export const toJson = (p: Payload): JsonPayload => ({
-  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')])),
+  metadata: Object.fromEntries(
+    Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')]),
+  ),
   data: Buffer.from(p.data ?? new Uint8Array()).toString('base64'),
 });
 
@@ -35,7 +37,13 @@ const payloadsSchema = {
     payloads: {
       type: 'array',
       maxItems: 10_000,
-      items: { type: 'object', properties: { metadata: { type: 'object', additionalProperties: { type: 'string' } }, data: { type: 'string' } } },
+      items: {
+        type: 'object',
+        properties: {
+          metadata: { type: 'object', additionalProperties: { type: 'string' } },
+          data: { type: 'string' },
+        },
+      },
     },
   },
 } as const;
@@ -51,7 +59,10 @@ export function buildCodecServer({ codec, origins, token }: CodecServerOptions):
   app.addHook('onRequest', async (req, reply) => {
     const origin = req.headers.origin;
     if (origin !== undefined) {
-      if (!origins.includes(origin)) return reply.code(403).send({ error: 'forbidden', message: `origin ${origin} may not use this codec server (--allow-origin)` });
+      if (!origins.includes(origin))
+        return reply
+          .code(403)
+          .send({ error: 'forbidden', message: `origin ${origin} may not use this codec server (--allow-origin)` });
       reply
         .header('access-control-allow-origin', origin)
         .header('access-control-allow-credentials', 'true')
@@ -61,21 +72,28 @@ export function buildCodecServer({ codec, origins, token }: CodecServerOptions):
     }
     if (req.method === 'OPTIONS') return reply.code(204).send();
     if (token && req.url !== '/health' && !bearerMatches(req.headers.authorization, token)) {
-      return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'unauthorized', message: 'this codec server requires a token' });
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer')
+        .send({ error: 'unauthorized', message: 'this codec server requires a token' });
     }
   });
   // The preflight has no route of its own: the hook above answers it.
   app.options('/*', async () => undefined);
   app.get('/health', async () => ({ ok: true }));
   for (const direction of ['encode', 'decode'] as const) {
-    app.post<{ Body: { payloads: JsonPayload[] } }>(`/${direction}`, { schema: { body: payloadsSchema } }, async (req, reply) => {
-      try {
-        const out = await codec[direction](req.body.payloads.map(fromJson));
-        return { payloads: out.map(toJson) };
-      } catch (err) {
-        return reply.code(400).send({ error: 'codec_failed', message: (err as Error).message });
-      }
-    });
+    app.post<{ Body: { payloads: JsonPayload[] } }>(
+      `/${direction}`,
+      { schema: { body: payloadsSchema } },
+      async (req, reply) => {
+        try {
+          const out = await codec[direction](req.body.payloads.map(fromJson));
+          return { payloads: out.map(toJson) };
+        } catch (err) {
+          return reply.code(400).send({ error: 'codec_failed', message: (err as Error).message });
+        }
+      },
+    );
   }
   return app;
 }

@@ -24,7 +24,11 @@ async function main(): Promise<void> {
   );
   const port = parsePort(values.port, USAGE, 8081);
   const codec = codecFromEnv();
-  if (!codec) throw new UsageError('TEMPORAL_PAYLOAD_KEY is not set: the codec server opens payloads with the key the worker seals them with', USAGE);
+  if (!codec)
+    throw new UsageError(
+      'TEMPORAL_PAYLOAD_KEY is not set: the codec server opens payloads with the key the worker seals them with',
+      USAGE,
+    );
   const token = values.token ?? (process.env.CODEC_TOKEN || undefined);
   const exposed = checkExposure('the codec server', values.host!, token, values.insecure!);
   if (exposed) throw new UsageError(exposed, USAGE);

@@ -1,7 +1,6 @@
 // Who may make our services act: bearer tokens and loopback names, shared by the tracker and the MCP server.
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-
 /** Whether an `Authorization` header carries `Bearer <token>`, compared in constant time. */
 export function bearerMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
@@ -23,7 +22,12 @@ export function isLoopbackBind(host: string): boolean {
  * Refuses to serve on a non-loopback address with no token: anyone who can reach the port could make
  * the service act. `insecure` insists (a trusted network, a proxy in front that authenticates).
  */
-export function checkExposure(service: string, host: string, token: string | undefined, insecure: boolean): string | null {
+export function checkExposure(
+  service: string,
+  host: string,
+  token: string | undefined,
+  insecure: boolean,
+): string | null {
   if (token || insecure || isLoopbackBind(host)) return null;
   return (
     `${service} refuses to listen on ${host} without a token: anyone who can reach it could make it act. ` +

@@ -6,7 +6,10 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
  * line and exit 2.
  */
 export class UsageError extends Error {
-  constructor(message: string, readonly usage: string) {
+  constructor(
+    message: string,
+    readonly usage: string,
+  ) {
     super(`${message}\nusage: ${usage}`);
     this.name = 'UsageError';
   }
@@ -28,7 +31,10 @@ export function parseCommandLine<T extends ParseArgsConfig['options']>(
 
 /** The items of a comma-separated flag or variable (`a, b,,c` is `a`, `b`, `c`). */
 export function commaList(text: string | undefined): string[] {
-  return (text ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  return (text ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
 }
 
 /** Parses a TCP port, 0 meaning "any free port". */

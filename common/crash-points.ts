@@ -15,7 +15,8 @@ export const POINTS = {
   'model.returned': "the model's reply has arrived; the activity has not reported it",
   'tool.started': 'a tool activity has started (its attempt is on the server: the marker) and sent nothing',
   'tracker.accepted': 'the tracker has committed a request and replied; the worker has not read the reply',
-  'mcp.accepted': "an MCP server has the tracker's reply and has not answered its client (a point in the MCP server's process)",
+  'mcp.accepted':
+    "an MCP server has the tracker's reply and has not answered its client (a point in the MCP server's process)",
   'tool.returned': 'a tool activity has its result and has not reported it',
   'turn.returned': 'a whole-turn activity has its results and has not reported them',
   'lookup.started': 'a lookup activity has started and asked nothing',
@@ -25,9 +26,11 @@ export const POINTS = {
   'question.asked': 'a call waits for a person to say whether it happened',
   // Recorded by the crash-sweep plugin in any worker, with no call in the user's code:
   'activity.started': 'an activity has started (its attempt is on the server) and done nothing',
-  'http.accepted': "an activity's HTTP request has its response headers: the receiver acted, the activity has not read the body",
+  'http.accepted':
+    "an activity's HTTP request has its response headers: the receiver acted, the activity has not read the body",
   'activity.returned': 'an activity has its result and has not reported it',
-  'workflow.waiting': 'a workflow task ends with the workflow blocked on a condition, waiting for a signal (a person to act)',
+  'workflow.waiting':
+    'a workflow task ends with the workflow blocked on a condition, waiting for a signal (a person to act)',
 } as const;
 
 /** The signal list of a `workflow.waiting` point whose workflow has no signal handler. */

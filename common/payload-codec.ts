@@ -35,7 +35,10 @@ const decoder = new TextDecoder();
 export function parseKey(text: string, name: string): Buffer {
   const trimmed = text.trim();
   const key = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
-  if (key.length !== 32) throw new PayloadKeyError(`${name} must be 32 bytes (64 hex digits or base64), got ${key.length}: e.g. openssl rand -hex 32`);
+  if (key.length !== 32)
+    throw new PayloadKeyError(
+      `${name} must be 32 bytes (64 hex digits or base64), got ${key.length}: e.g. openssl rand -hex 32`,
+    );
   return key;
 }
 
@@ -73,11 +76,17 @@ export class AesGcmCodec implements PayloadCodec {
       const idBytes = payload.metadata?.[KEY_ID_METADATA];
       const id = idBytes ? decoder.decode(idBytes) : '';
       const key = this.keys.get(id);
-      if (!key) throw new PayloadKeyError(`a payload was sealed with key ${JSON.stringify(id)}, which this process does not have (TEMPORAL_PAYLOAD_OLD_KEYS)`);
+      if (!key)
+        throw new PayloadKeyError(
+          `a payload was sealed with key ${JSON.stringify(id)}, which this process does not have (TEMPORAL_PAYLOAD_OLD_KEYS)`,
+        );
       const data = Buffer.from(payload.data ?? new Uint8Array());
       const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, IV_BYTES));
       decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
-      const plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
+      const plain = Buffer.concat([
+        decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)),
+        decipher.final(),
+      ]);
       return temporal.api.common.v1.Payload.decode(plain) as Payload;
     });
   }
@@ -102,7 +111,9 @@ export function codecFromEnv(env: NodeJS.ProcessEnv = process.env): AesGcmCodec 
 }
 
 /** The data converter for a worker or a client: the codec when a key is set, else the SDK's default. */
-export function dataConverterFromEnv(env: NodeJS.ProcessEnv = process.env): { payloadCodecs: PayloadCodec[] } | undefined {
+export function dataConverterFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+): { payloadCodecs: PayloadCodec[] } | undefined {
   const codec = codecFromEnv(env);
   return codec ? { payloadCodecs: [codec] } : undefined;
 }

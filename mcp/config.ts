@@ -67,7 +67,12 @@ const httpSchema = z
   })
   .strict();
 const configSchema = z
-  .object({ mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/, 'a server name may hold letters, digits, _ . -'), z.unknown()) })
+  .object({
+    mcpServers: z.record(
+      z.string().regex(/^[A-Za-z0-9_.-]+$/, 'a server name may hold letters, digits, _ . -'),
+      z.unknown(),
+    ),
+  })
   .passthrough();
 
 /**
@@ -85,9 +90,16 @@ function expand(text: string, env: NodeJS.ProcessEnv, source: string, where: str
 }
 
 /** `${VAR}` expanded in the fields that may hold secrets or paths: `env`, `headers`, `args` and `url`. */
-function expandServer(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, source: string, where: string, found: string[]): Record<string, unknown> {
+function expandServer(
+  raw: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  source: string,
+  where: string,
+  found: string[],
+): Record<string, unknown> {
   const out = { ...raw };
-  const str = (value: unknown, at: string) => (typeof value === 'string' ? expand(value, env, source, at, found) : value);
+  const str = (value: unknown, at: string) =>
+    typeof value === 'string' ? expand(value, env, source, at, found) : value;
   for (const field of ['env', 'headers'] as const) {
     const map = raw[field];
     if (map && typeof map === 'object' && !Array.isArray(map)) {
@@ -109,7 +121,12 @@ export function isStdio(server: McpServerConfig): server is StdioServerConfig {
  * `baseDir` (default the process's working folder); `${VAR}` in `env`, `headers`, `args` and `url`
  * comes from `env` (default the process's environment).
  */
-export function parseMcpConfig(text: string, source: string, baseDir = process.cwd(), env: NodeJS.ProcessEnv = process.env): McpConfig {
+export function parseMcpConfig(
+  text: string,
+  source: string,
+  baseDir = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
+): McpConfig {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -126,9 +143,13 @@ export function parseMcpConfig(text: string, source: string, baseDir = process.c
     const raw = expandServer(given as Record<string, unknown>, env, source, where, secrets);
     const kind = (raw as { type?: unknown }).type;
     if (kind === 'sse') {
-      throw new McpConfigError(source, `${where}: the SSE transport is not supported; use the server's Streamable HTTP endpoint`);
+      throw new McpConfigError(
+        source,
+        `${where}: the SSE transport is not supported; use the server's Streamable HTTP endpoint`,
+      );
     }
-    if ('command' in raw && 'url' in raw) throw new McpConfigError(source, `${where} has both command and url; give one`);
+    if ('command' in raw && 'url' in raw)
+      throw new McpConfigError(source, `${where} has both command and url; give one`);
     if ('command' in raw) {
       const parsed = stdioSchema.safeParse(raw);
       if (!parsed.success) throw new McpConfigError(source, describe(parsed.error, where));
@@ -143,9 +164,16 @@ export function parseMcpConfig(text: string, source: string, baseDir = process.c
       throw new McpConfigError(source, `${where} needs a command (stdio) or a url (Streamable HTTP)`);
     }
     const server = servers[name];
-    if (isStdio(server)) secrets.push(...Object.entries(server.env ?? {}).filter(([k]) => looksSecret(k)).map(([, v]) => v));
+    if (isStdio(server))
+      secrets.push(
+        ...Object.entries(server.env ?? {})
+          .filter(([k]) => looksSecret(k))
+          .map(([, v]) => v),
+      );
     // A header such as `Bearer <token>`: the whole value, and the token alone.
-    else for (const value of Object.values(server.headers ?? {})) secrets.push(value, ...(/^\S+\s+(\S+)$/.exec(value)?.slice(1) ?? []));
+    else
+      for (const value of Object.values(server.headers ?? {}))
+        secrets.push(value, ...(/^\S+\s+(\S+)$/.exec(value)?.slice(1) ?? []));
   }
   return { mcpServers: servers, secrets: [...new Set(secrets)] };
 }

@@ -40,18 +40,27 @@ function hostnameOf(hostAndPort: string): string | null {
 export function guardRequest(headers: IncomingHttpHeaders, policy: HttpPolicy): Refusal | null {
   const host = hostnameOf(headers.host ?? '');
   if (!host || !policy.hosts.includes(host)) {
-    return { status: 403, message: `Host ${JSON.stringify(headers.host ?? '')} is not one this server answers to (allowed: ${policy.hosts.join(', ')}; add with --allow-host)` };
+    return {
+      status: 403,
+      message: `Host ${JSON.stringify(headers.host ?? '')} is not one this server answers to (allowed: ${policy.hosts.join(', ')}; add with --allow-host)`,
+    };
   }
   const origin = headers.origin;
   if (origin !== undefined) {
     let allowed = policy.origins.includes(origin);
     try {
       const url = new URL(origin);
-      allowed ||= (url.protocol === 'http:' || url.protocol === 'https:') && (LOOPBACK_NAMES as readonly string[]).includes(url.hostname);
+      allowed ||=
+        (url.protocol === 'http:' || url.protocol === 'https:') &&
+        (LOOPBACK_NAMES as readonly string[]).includes(url.hostname);
     } catch {
       allowed = false;
     }
-    if (!allowed) return { status: 403, message: `Origin ${JSON.stringify(origin)} may not call this server (add with --allow-origin)` };
+    if (!allowed)
+      return {
+        status: 403,
+        message: `Origin ${JSON.stringify(origin)} may not call this server (add with --allow-origin)`,
+      };
   }
   if (policy.token && !bearerMatches(headers.authorization, policy.token)) {
     return { status: 401, message: 'this MCP server requires a token: Authorization: Bearer <MCP_TOKEN>' };

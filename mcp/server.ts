@@ -61,7 +61,12 @@ async function main(): Promise<void> {
     const refusal = guardRequest(req.headers, policy);
     if (refusal) {
       process.stderr.write(`refused ${req.method} ${req.url} from ${req.socket.remoteAddress}: ${refusal.message}\n`);
-      json(res, refusal.status, { jsonrpc: '2.0', error: { code: -32000, message: refusal.message }, id: null }, refusal.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
+      json(
+        res,
+        refusal.status,
+        { jsonrpc: '2.0', error: { code: -32000, message: refusal.message }, id: null },
+        refusal.status === 401 ? { 'www-authenticate': 'Bearer' } : {},
+      );
       return;
     }
     if ((req.url ?? '').split('?')[0] !== '/mcp') {
@@ -69,7 +74,10 @@ async function main(): Promise<void> {
       return;
     }
     const server = buildTrackerMcpServer(options);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: MAX_BODY_BYTES });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      maxRequestBodySize: MAX_BODY_BYTES,
+    });
     res.on('close', () => {
       void transport.close();
       void server.close();
@@ -84,7 +92,9 @@ async function main(): Promise<void> {
   });
   await new Promise<void>((resolve) => httpServer.listen(port, values.host, resolve));
   const { port: listening } = httpServer.address() as AddressInfo;
-  console.log(`MCP server listening on http://${values.host}:${listening}/mcp (tracker ${trackerUrl}${token ? ', token required' : ''})`);
+  console.log(
+    `MCP server listening on http://${values.host}:${listening}/mcp (tracker ${trackerUrl}${token ? ', token required' : ''})`,
+  );
   // Requests in flight get a moment to finish; a client's open stream would otherwise hold the exit forever.
   closeOnSignal(
     () =>

@@ -5,7 +5,14 @@ import { ReceiverUnavailableError } from '../common/receiver-errors';
 import { callTrackerTool, lookupTrackerCall } from '../tracker/tools';
 import { crashPoint } from '../common/crash-points';
 import { TOOL_SPECS } from '../workflows/tools';
-import { KEY_META, OUTCOME_META, RETENTION_META, TOOL_META, type LookupResult, type ToolIdempotency } from './conventions';
+import {
+  KEY_META,
+  OUTCOME_META,
+  RETENTION_META,
+  TOOL_META,
+  type LookupResult,
+  type ToolIdempotency,
+} from './conventions';
 
 export { KEY_META };
 
@@ -29,7 +36,10 @@ export interface TrackerMcpOptions {
  * cannot be reached within `waitMs` counts as keyless: a client then treats the writes as unkeyed,
  * which costs lookups, never a duplicate.
  */
-export async function trackerHonoursKeys(trackerUrl: string, waitMs = 5_000): Promise<{ keyed: boolean; why?: string }> {
+export async function trackerHonoursKeys(
+  trackerUrl: string,
+  waitMs = 5_000,
+): Promise<{ keyed: boolean; why?: string }> {
   const deadline = Date.now() + waitMs;
   let why = '';
   for (;;) {
@@ -53,7 +63,7 @@ export async function trackerHonoursKeys(trackerUrl: string, waitMs = 5_000): Pr
  */
 export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
   const server = new McpServer({ name: 'tracker', version: '0.1.0' });
-  const repoArg = z.string().optional().describe('Tracker repository; default the server\'s');
+  const repoArg = z.string().optional().describe("Tracker repository; default the server's");
 
   const text = (value: string) => [{ type: 'text' as const, text: value }];
   /** A tool error: `unknown` when the tracker may have acted (it went away mid-request), else `none`. */
@@ -78,7 +88,10 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
         // The boundary where this process dying leaves the tracker changed and the client unanswered.
         onReply: () => crashPoint('mcp.accepted', { workflowId: 'mcp', detail: `${tool} ${key ?? 'none'}` }),
       });
-      return { content: text(out.output), _meta: { replayed: out.replayed, ...(out.retentionMs ? { [RETENTION_META]: out.retentionMs / 1000 } : {}) } };
+      return {
+        content: text(out.output),
+        _meta: { replayed: out.replayed, ...(out.retentionMs ? { [RETENTION_META]: out.retentionMs / 1000 } : {}) },
+      };
     } catch (err) {
       // A refusal or an unreachable tracker is a tool error the model can read, not a protocol error.
       return failure(err);
@@ -88,7 +101,12 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
   /** Did the call with this key happen? By key on a keyed tracker, else by the trace line it wrote. */
   const lookup = async (args: Record<string, unknown>) => {
     const { tool, key, repo } = args as { tool: string; key: string; repo?: string };
-    const ctx = { trackerUrl: options.trackerUrl, trackerToken: options.trackerToken, repo: repo ?? options.repo ?? 'demo', key };
+    const ctx = {
+      trackerUrl: options.trackerUrl,
+      trackerToken: options.trackerToken,
+      repo: repo ?? options.repo ?? 'demo',
+      key,
+    };
     try {
       let found;
       try {
@@ -105,12 +123,22 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
     }
   };
   // What the tracker behind this server really does: keyed only if it said so.
-  const effectful: { [TOOL_META]: ToolIdempotency } = { [TOOL_META]: { keyed: options.keyed === true, lookup: 'lookup_call' } };
+  const effectful: { [TOOL_META]: ToolIdempotency } = {
+    [TOOL_META]: { keyed: options.keyed === true, lookup: 'lookup_call' },
+  };
 
   // registerTool's generic types recurse past what tsc allows for these schemas; the handlers' types are plain.
-  type ToolResult = { content: Array<{ type: 'text'; text: string }>; isError?: boolean; _meta?: Record<string, unknown> };
+  type ToolResult = {
+    content: Array<{ type: 'text'; text: string }>;
+    isError?: boolean;
+    _meta?: Record<string, unknown>;
+  };
   type Handler = (args: Record<string, unknown>, extra: { _meta?: Record<string, unknown> }) => Promise<ToolResult>;
-  const register = server.registerTool.bind(server) as unknown as (name: string, config: object, handler: Handler) => void;
+  const register = server.registerTool.bind(server) as unknown as (
+    name: string,
+    config: object,
+    handler: Handler,
+  ) => void;
 
   // The built-in tools' descriptions and repeat-safety, as the agent itself knows them, with zod input schemas.
   const inputs: Record<string, Record<string, z.ZodTypeAny>> = {
@@ -124,7 +152,12 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
       {
         description: spec.description,
         inputSchema: { ...inputs[spec.name], repo: repoArg },
-        annotations: { readOnlyHint: spec.readOnly, idempotentHint: spec.idempotent, destructiveHint: false, openWorldHint: true },
+        annotations: {
+          readOnlyHint: spec.readOnly,
+          idempotentHint: spec.idempotent,
+          destructiveHint: false,
+          openWorldHint: true,
+        },
         ...(spec.sendsKey ? { _meta: effectful } : {}),
       },
       (args, extra) => run(spec.name, args, extra._meta),
@@ -133,7 +166,8 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
   register(
     'lookup_call',
     {
-      description: 'Whether the create_issue or comment_on_issue call with this idempotency key happened, and what it returned.',
+      description:
+        'Whether the create_issue or comment_on_issue call with this idempotency key happened, and what it returned.',
       inputSchema: { tool: z.enum(['create_issue', 'comment_on_issue']), key: z.string().min(1), repo: repoArg },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
     },

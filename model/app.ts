@@ -57,7 +57,10 @@ export function buildModelServer(options: ModelServerOptions = {}): FastifyInsta
       const turn = messages.filter((m) => m.role === 'assistant').length + 1;
       let scripted;
       try {
-        scripted = playTriage(messages, tools.map((t) => t.function?.name));
+        scripted = playTriage(
+          messages,
+          tools.map((t) => t.function?.name),
+        );
         if (options.fickle?.(user)) {
           const conversation = `${user} ${createHash('sha256').update(JSON.stringify(messages)).digest('hex')}`;
           const take = (asked.get(conversation) ?? 0) + 1;
@@ -77,7 +80,9 @@ export function buildModelServer(options: ModelServerOptions = {}): FastifyInsta
         object: 'chat.completion',
         created: 0,
         model,
-        choices: [{ index: 0, message, finish_reason: scripted.kind === 'tools' ? 'tool_calls' : 'stop', logprobs: null }],
+        choices: [
+          { index: 0, message, finish_reason: scripted.kind === 'tools' ? 'tool_calls' : 'stop', logprobs: null },
+        ],
         usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
       };
     },

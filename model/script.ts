@@ -64,10 +64,12 @@ export function playTriage(messages: ChatMessage[], offeredTools: string[]): Scr
       }
     }
   }
-  const resultOf = (id: string | undefined) => messages.find((m) => m.role === 'tool' && m.tool_call_id === id)?.content ?? '';
+  const resultOf = (id: string | undefined) =>
+    messages.find((m) => m.role === 'tool' && m.tool_call_id === id)?.content ?? '';
   // The calls are found by their tool in the conversation, not by their ids: a model that changed its
   // mind (see `fickle` in app.ts) gave them other ids.
-  const callsOf = (turn: number, tool: string) => (turns[turn]?.tool_calls ?? []).filter((c) => c.function.name === tool).map((c) => c.id);
+  const callsOf = (turn: number, tool: string) =>
+    (turns[turn]?.tool_calls ?? []).filter((c) => c.function.name === tool).map((c) => c.id);
   const [create1, create2] = callsOf(0, 'create_issue');
   const [search1] = callsOf(1, 'search_issues');
 

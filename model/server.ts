@@ -14,7 +14,9 @@ async function main(): Promise<void> {
   const port = parsePort(values.port, USAGE);
   const app = buildModelServer();
   const address = await app.listen({ port, host: values.host });
-  console.log(`model server listening on ${address} (OpenAI-compatible: ${address}/v1, calls per run: ${address}/calls?run=RUN)`);
+  console.log(
+    `model server listening on ${address} (OpenAI-compatible: ${address}/v1, calls per run: ${address}/calls?run=RUN)`,
+  );
   closeOnSignal(() => app.close());
 }
 

@@ -23,7 +23,9 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
       ['search_issues', 'call_search_1', 'done', 'clean', 1],
     ]);
     expect(result.questionsAsked).toBe(0);
-    expect(result.answer).toBe('Triage done. Filed #1 and #2, commented on #1; a search for "checkout" finds 2 issue(s).');
+    expect(result.answer).toBe(
+      'Triage done. Filed #1 and #2, commented on #1; a search for "checkout" finds 2 issue(s).',
+    );
 
     // The model's reply, with its call ids, is in history before the first tool activity is scheduled.
     const history = await handle.fetchHistory();
@@ -37,23 +39,35 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
 
     // Every effect carries key(runId, callId), written into what it created.
     const { key } = await import('../common/key');
-    const issue = (await (await fetch(`${system().trackers.keyed.url}/repos/e2e-triage/issues/1`)).json()) as { body: string };
+    const issue = (await (await fetch(`${system().trackers.keyed.url}/repos/e2e-triage/issues/1`)).json()) as {
+      body: string;
+    };
     expect(issue.body).toContain(`idempotency-key: ${key(runId, 'call_create_1')}`);
     const lookup = await fetch(`${system().trackers.keyed.url}/idempotency/${key(runId, 'call_create_1')}`);
     expect(lookup.status).toBe(200);
   });
 
   test('approval gate: the first create is approved (twice, running once), the second denied; the model hears the denial', async () => {
-    const { handle } = await startRun(system().env.client, TASK_QUEUE, { repo: 'e2e-approval', approve: ['create_issue'] });
+    const { handle } = await startRun(system().env.client, TASK_QUEUE, {
+      repo: 'e2e-approval',
+      approve: ['create_issue'],
+    });
 
     const first = await eventually(async () => (await handle.query(pendingQuery)).approvals[0]);
     expect(first).toMatchObject({ callId: 'call_create_1', tool: 'create_issue' });
     await handle.signal(approveSignal, { callId: 'call_create_1', approved: true, by: 'alice' });
     await handle.signal(approveSignal, { callId: 'call_create_1', approved: true, by: 'alice' });
 
-    const second = await eventually(async () => (await handle.query(pendingQuery)).approvals.find((a) => a.callId === 'call_create_2'));
+    const second = await eventually(async () =>
+      (await handle.query(pendingQuery)).approvals.find((a) => a.callId === 'call_create_2'),
+    );
     expect(second.tool).toBe('create_issue');
-    await handle.signal(approveSignal, { callId: 'call_create_2', approved: false, by: 'bob', reason: 'duplicate of an alert we have' });
+    await handle.signal(approveSignal, {
+      callId: 'call_create_2',
+      approved: false,
+      by: 'bob',
+      reason: 'duplicate of an alert we have',
+    });
 
     const result = await handle.result();
     expect(system().trackers.keyed.store.counts('e2e-approval')).toEqual({ issues: 1, comments: 1 });
@@ -75,14 +89,23 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
     // One turn per run: three runs in the chain. An approval for the comment, sent with the start, is
     // remembered by the first run and must reach the second, where the comment is made.
     const runId = randomUUID();
-    const input = { runId, task: 'Checkout returns 500 when a coupon is applied', repo: 'e2e-chain', turnsPerRun: 1, approve: ['comment_on_issue'] };
-    const handle = await system().env.client.workflow.signalWithStart<typeof agentWorkflow, [ApproveSignal]>('agentWorkflow', {
-      taskQueue: TASK_QUEUE,
-      workflowId: `triage-${runId}`,
-      args: [input],
-      signal: approveSignal,
-      signalArgs: [{ callId: 'call_comment_1', approved: true, by: 'judy' }],
-    });
+    const input = {
+      runId,
+      task: 'Checkout returns 500 when a coupon is applied',
+      repo: 'e2e-chain',
+      turnsPerRun: 1,
+      approve: ['comment_on_issue'],
+    };
+    const handle = await system().env.client.workflow.signalWithStart<typeof agentWorkflow, [ApproveSignal]>(
+      'agentWorkflow',
+      {
+        taskQueue: TASK_QUEUE,
+        workflowId: `triage-${runId}`,
+        args: [input],
+        signal: approveSignal,
+        signalArgs: [{ callId: 'call_comment_1', approved: true, by: 'judy' }],
+      },
+    );
     const result = await handle.result();
 
     expect(system().trackers.keyed.store.counts('e2e-chain')).toEqual({ issues: 2, comments: 1 });
@@ -102,7 +125,9 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
     expect(firstEvents.at(-1)?.workflowExecutionContinuedAsNewEventAttributes).toBeTruthy();
     // Every write still carries key(runId, callId): the run id is the input's, not Temporal's.
     const { key } = await import('../common/key');
-    expect((await fetch(`${system().trackers.keyed.url}/idempotency/${key(runId, 'call_comment_1')}`)).status).toBe(200);
+    expect((await fetch(`${system().trackers.keyed.url}/idempotency/${key(runId, 'call_comment_1')}`)).status).toBe(
+      200,
+    );
   });
 
   test('the run learns how long the tracker keeps keys from its answers, and bounds keyed repeats by it', async () => {
@@ -118,7 +143,11 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
       await handle.result();
       const events = (await handle.fetchHistory()).events ?? [];
       const bound = (callId: string) => {
-        const scheduled = events.find((e) => (e.activityTaskScheduledEventAttributes?.input?.payloads?.[0]?.data?.toString() ?? '').includes(`"callId":"${callId}"`));
+        const scheduled = events.find((e) =>
+          (e.activityTaskScheduledEventAttributes?.input?.payloads?.[0]?.data?.toString() ?? '').includes(
+            `"callId":"${callId}"`,
+          ),
+        );
         return Number(scheduled?.activityTaskScheduledEventAttributes?.scheduleToCloseTimeout?.seconds ?? 0);
       };
       expect(bound('call_create_1')).toBe(23 * 3600); // nothing learned yet: 24 h, less an hour
@@ -130,4 +159,3 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
     }
   });
 });
-

@@ -28,7 +28,9 @@ let running: Promise<void>;
 const TASK_QUEUE = 'approval-deadline';
 
 beforeAll(async () => {
-  env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: testServer } } });
+  env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: testServer } },
+  });
   store = new Store(':memory:');
   tracker = buildTracker({ store });
   model = buildModelServer();
@@ -59,7 +61,16 @@ const start = (repo: string) => {
   return env.client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
     taskQueue: TASK_QUEUE,
     workflowId: `triage-${runId}`,
-    args: [{ runId, task: 'Checkout returns 500 when a coupon is applied', repo, approve: ['comment_on_issue'], approvalTimeoutMs: 86_400_000, searchAttributes: false }],
+    args: [
+      {
+        runId,
+        task: 'Checkout returns 500 when a coupon is applied',
+        repo,
+        approve: ['comment_on_issue'],
+        approvalTimeoutMs: 86_400_000,
+        searchAttributes: false,
+      },
+    ],
   });
 };
 

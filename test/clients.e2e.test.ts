@@ -19,8 +19,19 @@ const system = useSystemWithWorker(TASK_QUEUE);
 
 /** The workflow ids `temporal workflow list --query` finds, as a user would run it. */
 async function workflowList(query: string): Promise<string[]> {
-  const { stdout } = await run(findTemporalCli()!, ['workflow', 'list', '--address', system().env.address, '--query', query, '--output', 'json']);
-  return (JSON.parse(stdout || '[]') as Array<{ execution: { workflowId: string } }>).map((w) => w.execution.workflowId);
+  const { stdout } = await run(findTemporalCli()!, [
+    'workflow',
+    'list',
+    '--address',
+    system().env.address,
+    '--query',
+    query,
+    '--output',
+    'json',
+  ]);
+  return (JSON.parse(stdout || '[]') as Array<{ execution: { workflowId: string } }>).map(
+    (w) => w.execution.workflowId,
+  );
 }
 
 /** Runs a client command as a user would, returning its exit code and output. */
@@ -52,19 +63,29 @@ describe('command-line clients against a real dev server', () => {
 
     const wrong = await cli('approve', [workflowId, 'call_create_2']);
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr.trim()).toBe(`call call_create_2 of ${workflowId} is not waiting for approval (waiting: call_create_1)`);
+    expect(wrong.stderr.trim()).toBe(
+      `call call_create_2 of ${workflowId} is not waiting for approval (waiting: call_create_1)`,
+    );
 
     expect((await cli('approve', [workflowId, 'call_create_1'])).stdout).toContain('approved call_create_1');
-    await eventually(async () => (await cli('status', [workflowId])).stdout.includes('waiting for approval: call_create_2'));
+    await eventually(async () =>
+      (await cli('status', [workflowId])).stdout.includes('waiting for approval: call_create_2'),
+    );
     const denied = await cli('approve', [workflowId, 'call_create_2', '--deny', '--reason', 'not now']);
     expect(denied.code).toBe(0);
 
     const final = await eventually(async () => {
       const s = await cli('status', [workflowId, '--json']);
-      const parsed = JSON.parse(s.stdout) as { status: string; calls: Array<{ callId: string; status: string; result?: string }> };
+      const parsed = JSON.parse(s.stdout) as {
+        status: string;
+        calls: Array<{ callId: string; status: string; result?: string }>;
+      };
       return parsed.status === 'COMPLETED' && parsed;
     });
-    expect(final.calls.find((c) => c.callId === 'call_create_2')).toMatchObject({ status: 'denied', result: expect.stringMatching(/: not now$/) });
+    expect(final.calls.find((c) => c.callId === 'call_create_2')).toMatchObject({
+      status: 'denied',
+      result: expect.stringMatching(/: not now$/),
+    });
     expect(system().trackers.keyed.store.counts('cli-approve')).toEqual({ issues: 1, comments: 1 });
   });
 
@@ -73,17 +94,41 @@ describe('command-line clients against a real dev server', () => {
     // The test system's dev server registered them at start.
     expect(await ensureSearchAttributes(connection.operatorService, 'default')).toEqual([]);
     const fresh = `sa-${Date.now()}`;
-    await connection.workflowService.registerNamespace({ namespace: fresh, workflowExecutionRetentionPeriod: msToTs('1 day') });
-    await eventually(() => connection.operatorService.listSearchAttributes({ namespace: fresh }).then(() => true, () => false));
-    expect(await ensureSearchAttributes(connection.operatorService, fresh)).toEqual(['AgentWaiting', 'AgentPendingCalls']);
+    await connection.workflowService.registerNamespace({
+      namespace: fresh,
+      workflowExecutionRetentionPeriod: msToTs('1 day'),
+    });
+    await eventually(() =>
+      connection.operatorService.listSearchAttributes({ namespace: fresh }).then(
+        () => true,
+        () => false,
+      ),
+    );
+    expect(await ensureSearchAttributes(connection.operatorService, fresh)).toEqual([
+      'AgentWaiting',
+      'AgentPendingCalls',
+    ]);
     expect(await ensureSearchAttributes(connection.operatorService, fresh)).toEqual([]);
 
     const wrong = `sa-wrong-${Date.now()}`;
-    await connection.workflowService.registerNamespace({ namespace: wrong, workflowExecutionRetentionPeriod: msToTs('1 day') });
-    await eventually(() => connection.operatorService.listSearchAttributes({ namespace: wrong }).then(() => true, () => false));
-    await connection.operatorService.addSearchAttributes({ namespace: wrong, searchAttributes: { AgentWaiting: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD } });
+    await connection.workflowService.registerNamespace({
+      namespace: wrong,
+      workflowExecutionRetentionPeriod: msToTs('1 day'),
+    });
+    await eventually(() =>
+      connection.operatorService.listSearchAttributes({ namespace: wrong }).then(
+        () => true,
+        () => false,
+      ),
+    );
+    await connection.operatorService.addSearchAttributes({
+      namespace: wrong,
+      searchAttributes: { AgentWaiting: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD },
+    });
     await expect(ensureSearchAttributes(connection.operatorService, wrong)).rejects.toThrow(
-      new RegExp(`^the search attributes AgentWaiting, AgentPendingCalls \\(keyword lists\\) are not usable on namespace ${wrong}: AgentWaiting exists with another type`),
+      new RegExp(
+        `^the search attributes AgentWaiting, AgentPendingCalls \\(keyword lists\\) are not usable on namespace ${wrong}: AgentWaiting exists with another type`,
+      ),
     );
   });
 
@@ -91,7 +136,11 @@ describe('command-line clients against a real dev server', () => {
     const res = await cli('start', ['--task', 'coupon bug', '--repo', 'cli-wait', '--wait']);
     expect(res.code).toBe(0);
     const [, ...json] = res.stdout.split('\n');
-    const result = JSON.parse(json.join('\n')) as { answer: string; questionsAsked: number; rungs: Record<string, string> };
+    const result = JSON.parse(json.join('\n')) as {
+      answer: string;
+      questionsAsked: number;
+      rungs: Record<string, string>;
+    };
     expect(result.answer).toMatch(/^Triage done. Filed #1 and #2/);
     expect(result.questionsAsked).toBe(0);
     expect(Object.values(result.rungs)).toEqual(['clean', 'clean', 'clean', 'clean']);
@@ -113,15 +162,33 @@ describe('command-line clients against a real dev server', () => {
     expect(down.stderr).toMatch(/^cannot reach Temporal at 127.0.0.1:1 \(set TEMPORAL_ADDRESS\)/);
   });
 
-  test('with every worker dead, a person still approves and answers: the clients read the run\'s memo, and the run goes on once a worker is back', async () => {
+  test("with every worker dead, a person still approves and answers: the clients read the run's memo, and the run goes on once a worker is back", async () => {
     const taskQueue = 'clients-no-worker';
     const children: WorkerChild[] = [];
     const cliOn = (script: string, args: string[]) => cli(script, args, { TASK_QUEUE: taskQueue });
     try {
       // Keyless, no lookup: a kill after the tracker took create_issue leaves a question for a person.
-      const { handle } = await startRun(system().env.client, taskQueue, { repo: 'cli-no-worker', keyless: true, lookup: false, approve: ['comment_on_issue'], trackerUrl: system().trackers.keyless.url, timeouts: SWEEP_TIMEOUTS }, SWEEP_WORKFLOW_TASK_TIMEOUT);
-      const waitingFor = async () => ((await handle.describe()).memo?.[WAITING_MEMO] as WaitingState | undefined) ?? { approvals: [], questions: [] };
-      const first = startWorkerChild(system(), taskQueue, { targets: { [handle.workflowId]: { name: 'tracker.accepted', detail: 'create_issue call_create_1' } } });
+      const { handle } = await startRun(
+        system().env.client,
+        taskQueue,
+        {
+          repo: 'cli-no-worker',
+          keyless: true,
+          lookup: false,
+          approve: ['comment_on_issue'],
+          trackerUrl: system().trackers.keyless.url,
+          timeouts: SWEEP_TIMEOUTS,
+        },
+        SWEEP_WORKFLOW_TASK_TIMEOUT,
+      );
+      const waitingFor = async () =>
+        ((await handle.describe()).memo?.[WAITING_MEMO] as WaitingState | undefined) ?? {
+          approvals: [],
+          questions: [],
+        };
+      const first = startWorkerChild(system(), taskQueue, {
+        targets: { [handle.workflowId]: { name: 'tracker.accepted', detail: 'create_issue call_create_1' } },
+      });
       children.push(first);
       await first.waitForEvent((e) => e.type === 'parked');
       await first.kill('SIGKILL');
@@ -146,11 +213,19 @@ describe('command-line clients against a real dev server', () => {
       expect(await workflowList(`AgentWaiting = "approval" AND WorkflowId = "${handle.workflowId}"`)).toEqual([]);
       const waitingRuns = await cliOn('status', []);
       expect(waitingRuns.code).toBe(0);
-      expect(waitingRuns.stdout).toContain(`${handle.workflowId}: answer to call_create_1#1 (did call_create_1 create_issue happen?)`);
+      expect(waitingRuns.stdout).toContain(
+        `${handle.workflowId}: answer to call_create_1#1 (did call_create_1 create_issue happen?)`,
+      );
 
       // The person finds the issue in the tracker and gives its record as the call's result.
       const { comments: _c, ...made } = system().trackers.keyless.store.contents('cli-no-worker')[0];
-      const answered = await cliOn('resolve', [handle.workflowId, 'call_create_1', '--happened', '--result', JSON.stringify(made)]);
+      const answered = await cliOn('resolve', [
+        handle.workflowId,
+        'call_create_1',
+        '--happened',
+        '--result',
+        JSON.stringify(made),
+      ]);
       expect(answered).toMatchObject({ code: 0, stdout: expect.stringContaining('call_create_1#1') });
       const third = startWorkerChild(system(), taskQueue);
       children.push(third);

@@ -37,7 +37,9 @@ describe('sweeping a workflow of your own with one config file', () => {
     expect(report.points['order-naive'].map((p) => [p.name, p.detail])).toEqual(ORDER_POINTS);
     // Killed after the shop acted (http.accepted) or after the activity had its result (activity.returned):
     // the retried activity acts again. Before the request, or once the result is in history: no harm.
-    const damaged = report.scenarios.filter((s) => s.outcome!.dups > 0).map((s) => `${s.landed[0].name} ${s.landed[0].detail}`);
+    const damaged = report.scenarios
+      .filter((s) => s.outcome!.dups > 0)
+      .map((s) => `${s.landed[0].name} ${s.landed[0].detail}`);
     expect(damaged).toEqual([
       'http.accepted POST 127.0.0.1 /charges',
       'activity.returned charge',
@@ -54,14 +56,18 @@ describe('sweeping a workflow of your own with one config file', () => {
   test('the fixed order (keys from the workflow and activity ids, a shop that honours them): no duplicate, nothing missing', async () => {
     const report = await runSweep({ suite: configSuite(config('fixed')), twice: false });
     expect(failures(report)).toEqual([]);
-    expect(formatTable(report.rows).split('\n')[1]).toMatch(/^order, keys the shop honours +14 +0 +0 +0 +0 +0 +0 +0 +0$/);
+    expect(formatTable(report.rows).split('\n')[1]).toMatch(
+      /^order, keys the shop honours +14 +0 +0 +0 +0 +0 +0 +0 +0$/,
+    );
   }, 300_000);
 
   test('a config that lacks what the sweep needs, or does not load, is refused with what to fix', async () => {
     expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'missing-check.config.ts'))).toThrow(
       /needs: activities \(a function\); check \(a function\)\. See docs\/config\.md \(Sweep your own workflow\)\.$/,
     );
-    expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'throws.config.js'))).toThrow(/did not load: MAIL_URL is not set/);
+    expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'throws.config.js'))).toThrow(
+      /did not load: MAIL_URL is not set/,
+    );
     expect(() => loadSweepConfig('no/such.config.ts')).toThrow(ConfigError);
     expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'bad-server.config.js'))).toThrow(
       /rows: "order-bad" has serverDies "always" \(worker-survives or worker-dies, if given\)/,
@@ -69,12 +75,20 @@ describe('sweeping a workflow of your own with one config file', () => {
     // JavaScript works as TypeScript does, through module.exports as through a default export.
     const js = loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'order.config.js'));
     expect([js.config.name, typeof js.config.start]).toEqual(['order-js', 'function']);
-    const failure = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/cli/crash-sweep.ts', '--config', 'no/such.config.ts'], { cwd: ROOT }).then(
+    const failure = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'sweep/cli/crash-sweep.ts', '--config', 'no/such.config.ts'],
+      { cwd: ROOT },
+    ).then(
       () => null,
       (err: { code: number; stderr: string }) => err,
     );
     expect(failure?.stderr).toContain(`no config file at ${path.join(ROOT, 'no/such.config.ts')}`);
-    const unknown = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/cli/crash-sweep.ts', '--config', config('naive'), '--variant', 'agent'], { cwd: ROOT }).then(
+    const unknown = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'sweep/cli/crash-sweep.ts', '--config', config('naive'), '--variant', 'agent'],
+      { cwd: ROOT },
+    ).then(
       () => null,
       (err: { code: number; stderr: string }) => err,
     );

@@ -17,7 +17,10 @@ interface Service {
   restart?: string;
 }
 
-const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Service>; volumes: Record<string, unknown> };
+const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8')) as {
+  services: Record<string, Service>;
+  volumes: Record<string, unknown>;
+};
 const services = compose.services;
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 
@@ -29,7 +32,15 @@ function listenPort(service: Service): number | undefined {
 
 describe('docker-compose.yml, checked statically', () => {
   test('runs Temporal on PostgreSQL, the Temporal UI, the tracker, the model server and a worker', () => {
-    expect(Object.keys(services).sort()).toEqual(['model', 'postgresql', 'register-search-attributes', 'temporal', 'temporal-ui', 'tracker', 'worker']);
+    expect(Object.keys(services).sort()).toEqual([
+      'model',
+      'postgresql',
+      'register-search-attributes',
+      'temporal',
+      'temporal-ui',
+      'tracker',
+      'worker',
+    ]);
     expect(services.temporal.environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'postgresql' });
   });
 
@@ -45,7 +56,9 @@ describe('docker-compose.yml, checked statically', () => {
 
   test('every dependency names a service, and conditions on health only where a healthcheck exists', () => {
     for (const s of Object.values(services)) {
-      const deps = Array.isArray(s.depends_on) ? Object.fromEntries(s.depends_on.map((d) => [d, { condition: 'service_started' }])) : s.depends_on ?? {};
+      const deps = Array.isArray(s.depends_on)
+        ? Object.fromEntries(s.depends_on.map((d) => [d, { condition: 'service_started' }]))
+        : (s.depends_on ?? {});
       for (const [dep, { condition }] of Object.entries(deps)) {
         expect(Object.keys(services)).toContain(dep);
         if (condition === 'service_healthy') expect(services[dep].healthcheck).toBeDefined();
@@ -53,7 +66,12 @@ describe('docker-compose.yml, checked statically', () => {
         if (condition === 'service_completed_successfully') expect(services[dep].restart).toBe('on-failure');
       }
     }
-    expect(Object.keys(services.worker.depends_on as object).sort()).toEqual(['model', 'register-search-attributes', 'temporal', 'tracker']);
+    expect(Object.keys(services.worker.depends_on as object).sort()).toEqual([
+      'model',
+      'register-search-attributes',
+      'temporal',
+      'tracker',
+    ]);
   });
 
   test("the worker's addresses point at services and ports that exist", () => {
@@ -88,7 +106,9 @@ describe('docker-compose.yml, checked statically', () => {
     expect(flag('--namespace')).toEqual(['default']);
     expect(flag('--name')).toEqual(AGENT_SEARCH_ATTRIBUTES.map((k) => k.name));
     expect(flag('--type')).toEqual(AGENT_SEARCH_ATTRIBUTES.map(() => 'KeywordList'));
-    expect(services.worker.depends_on).toMatchObject({ 'register-search-attributes': { condition: 'service_completed_successfully' } });
+    expect(services.worker.depends_on).toMatchObject({
+      'register-search-attributes': { condition: 'service_completed_successfully' },
+    });
   });
 
   test('a service that listens beyond loopback requires a token, given from the environment (never in the file), and its callers send it', () => {
@@ -100,7 +120,9 @@ describe('docker-compose.yml, checked statically', () => {
   });
 
   test('named volumes are declared', () => {
-    const used = Object.values(services).flatMap((s) => ((s as { volumes?: string[] }).volumes ?? []).map((v) => v.split(':')[0]));
+    const used = Object.values(services).flatMap((s) =>
+      ((s as { volumes?: string[] }).volumes ?? []).map((v) => v.split(':')[0]),
+    );
     for (const v of used) expect(Object.keys(compose.volumes)).toContain(v);
   });
 });

@@ -66,13 +66,20 @@ test("with a payload key, the history holds none of the run's text; status, the 
   expect(raw.includes('binary/encrypted')).toBe(true);
 
   // The same check finds the text in a run started without the key (its input is plain).
-  const { handle: plain } = await startRun(system.env.client, TASK_QUEUE, { repo: 'plain', task: `Checkout fails: ${CANARY}` });
+  const { handle: plain } = await startRun(system.env.client, TASK_QUEUE, {
+    repo: 'plain',
+    task: `Checkout fails: ${CANARY}`,
+  });
   await plain.result().catch(() => undefined);
   expect((await rawHistory(plain.workflowId)).includes(CANARY)).toBe(true);
 
   // npm run status, with the key, reads the run's calls in plain text.
   const env = { ...process.env, ...keyEnv, TEMPORAL_ADDRESS: system.env.address, TASK_QUEUE };
-  const { stdout: status } = await run(process.execPath, ['--import', 'tsx', 'clients/status.ts', handle.workflowId, '--json'], { cwd: ROOT, env });
+  const { stdout: status } = await run(
+    process.execPath,
+    ['--import', 'tsx', 'clients/status.ts', handle.workflowId, '--json'],
+    { cwd: ROOT, env },
+  );
   expect(status).toContain(CANARY);
 
   // The codec endpoint opens the sealed input of the history; the Web UI's origin passes its CORS check.
@@ -85,24 +92,37 @@ test("with a payload key, the history holds none of the run's text; status, the 
   });
   const { payloads } = (await decoded.json()) as { payloads: Array<{ data: string }> };
   expect(Buffer.from(payloads[0].data, 'base64').toString()).toContain(CANARY);
-  const preflight = await fetch(`${codecUrl}/decode`, { method: 'OPTIONS', headers: { origin: 'http://localhost:8233', 'access-control-request-method': 'POST' } });
-  expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([204, 'http://localhost:8233']);
+  const preflight = await fetch(`${codecUrl}/decode`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://localhost:8233', 'access-control-request-method': 'POST' },
+  });
+  expect([preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([
+    204,
+    'http://localhost:8233',
+  ]);
   const foreign = await fetch(`${codecUrl}/decode`, { method: 'OPTIONS', headers: { origin: 'http://evil.example' } });
   expect(foreign.status).toBe(403);
 
   // The temporal CLI, through the codec endpoint, shows the history in plain text.
   const cli = findTemporalCli()!;
-  const show = (extra: string[]) => run(cli, ['workflow', 'show', '--address', system.env.address, '-w', handle.workflowId, '--detailed', ...extra]);
+  const show = (extra: string[]) =>
+    run(cli, ['workflow', 'show', '--address', system.env.address, '-w', handle.workflowId, '--detailed', ...extra]);
   expect((await show(['--codec-endpoint', codecUrl])).stdout).toContain(CANARY);
   expect((await show([])).stdout).not.toContain(CANARY);
 }, 180_000);
 
 test('a payload sealed with an old key opens once that key is among the old ones, and a missing key is named', async () => {
   const { codecFromEnv } = await import('../common/payload-codec');
-  const [sealed] = await codecFromEnv(keyEnv)!.encode([{ metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('"hello"') }]);
+  const [sealed] = await codecFromEnv(keyEnv)!.encode([
+    { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('"hello"') },
+  ]);
   const rotated = { TEMPORAL_PAYLOAD_KEY: 'b'.repeat(64), TEMPORAL_PAYLOAD_KEY_ID: 'k2' };
-  await expect(codecFromEnv(rotated)!.decode([sealed])).rejects.toThrow('a payload was sealed with key "k1", which this process does not have');
-  const [opened] = await codecFromEnv({ ...rotated, TEMPORAL_PAYLOAD_OLD_KEYS: `k1:${'a'.repeat(64)}` })!.decode([sealed]);
+  await expect(codecFromEnv(rotated)!.decode([sealed])).rejects.toThrow(
+    'a payload was sealed with key "k1", which this process does not have',
+  );
+  const [opened] = await codecFromEnv({ ...rotated, TEMPORAL_PAYLOAD_OLD_KEYS: `k1:${'a'.repeat(64)}` })!.decode([
+    sealed,
+  ]);
   expect(Buffer.from(opened.data!).toString()).toBe('"hello"');
   expect(() => codecFromEnv({ TEMPORAL_PAYLOAD_KEY: 'short' })).toThrow(/TEMPORAL_PAYLOAD_KEY must be 32 bytes/);
 });

@@ -1,6 +1,14 @@
 // The resolution ladder on its own: scripted attempts, lookups and answers, a fake clock, no server.
 import { callIdentities, parseArguments } from '../workflows/calls';
-import { keyMarginMs, settleCall, type Answer, type Attempt, type LadderIO, type LadderTool, type Lookup } from '../workflows/ladder';
+import {
+  keyMarginMs,
+  settleCall,
+  type Answer,
+  type Attempt,
+  type LadderIO,
+  type LadderTool,
+  type Lookup,
+} from '../workflows/ladder';
 import { judgeAnswer } from '../workflows/questions';
 import { toolSpec } from '../workflows/tools';
 import type { ToolCall } from '../workflows/types';
@@ -12,7 +20,13 @@ const ok = (output: string, attempt = 1): Attempt => ({ kind: 'ok', response: { 
 const unknown = (reason = 'worker died'): Attempt => ({ kind: 'unknown', reason });
 
 /** A ladder world that plays scripted outcomes and records every call the ladder made. */
-function world(script: { attempts: Attempt[]; lookups?: Lookup[]; answers?: Answer[]; tickMs?: number; lookupMs?: number }) {
+function world(script: {
+  attempts: Attempt[];
+  lookups?: Lookup[];
+  answers?: Answer[];
+  tickMs?: number;
+  lookupMs?: number;
+}) {
   let clock = 1_000_000;
   const log: string[] = [];
   const io: LadderIO = {
@@ -22,7 +36,9 @@ function world(script: { attempts: Attempt[]; lookups?: Lookup[]; answers?: Answ
       clock += ms;
     },
     async attempt(repeat) {
-      log.push(`attempt harmless=${repeat.harmless}${repeat.withinMs === undefined ? '' : ` within=${repeat.withinMs}`}`);
+      log.push(
+        `attempt harmless=${repeat.harmless}${repeat.withinMs === undefined ? '' : ` within=${repeat.withinMs}`}`,
+      );
       clock += script.tickMs ?? 0; // how long the attempt (and Temporal's own retries) took
       const next = script.attempts.shift();
       if (!next) throw new Error('no attempt scripted');
@@ -69,19 +85,31 @@ describe('the resolution ladder', () => {
   test('a read that never answered is given up, never looked up or asked about', async () => {
     const w = world({ attempts: [unknown('timed out')] });
     const read = { ...write, readOnly: true, keyed: false, canLookup: false };
-    expect(await settleCall(read, w.io)).toEqual({ status: 'done', rung: 'clean', output: '{"error":"no answer: timed out"}' });
+    expect(await settleCall(read, w.io)).toEqual({
+      status: 'done',
+      rung: 'clean',
+      output: '{"error":"no answer: timed out"}',
+    });
     expect(w.log).toEqual(['attempt harmless=true']); // no time bound: a read may repeat freely
   });
 
   test('rung 2: without a key, the receiver says it did not happen, so the call runs again (rung lookup)', async () => {
     const w = world({ attempts: [unknown(), ok('{"number":2}')], lookups: [{ kind: 'not-happened' }] });
-    expect(await settleCall({ ...write, keyed: false }, w.io)).toEqual({ status: 'done', rung: 'lookup', output: '{"number":2}' });
+    expect(await settleCall({ ...write, keyed: false }, w.io)).toEqual({
+      status: 'done',
+      rung: 'lookup',
+      output: '{"number":2}',
+    });
     expect(w.log).toEqual(['attempt harmless=false', 'lookup keyExpired=false', 'attempt harmless=false']);
   });
 
   test('rung 2: the receiver says it happened: its record is the result, nothing runs again', async () => {
     const w = world({ attempts: [unknown()], lookups: [{ kind: 'happened', output: '{"number":7}' }] });
-    expect(await settleCall({ ...write, keyed: false }, w.io)).toEqual({ status: 'done', rung: 'lookup', output: '{"number":7}' });
+    expect(await settleCall({ ...write, keyed: false }, w.io)).toEqual({
+      status: 'done',
+      rung: 'lookup',
+      output: '{"number":7}',
+    });
   });
 
   test('rung 3: with no lookup, a person is asked; "it happened" settles the call (rung person)', async () => {
@@ -93,12 +121,19 @@ describe('the resolution ladder', () => {
 
   test('rung 3: "it did not happen" runs the call again, once', async () => {
     const w = world({ attempts: [unknown(), ok('{"number":3}')], answers: [{ happened: false }] });
-    expect(await settleCall({ ...write, keyed: false, canLookup: false }, w.io)).toMatchObject({ rung: 'person', output: '{"number":3}' });
+    expect(await settleCall({ ...write, keyed: false, canLookup: false }, w.io)).toMatchObject({
+      rung: 'person',
+      output: '{"number":3}',
+    });
     expect(w.log.filter((l) => l.startsWith('attempt'))).toHaveLength(2);
   });
 
   test('a receiver that cannot tell sends the question to a person, with its reason', async () => {
-    const w = world({ attempts: [unknown('attempt timed out')], lookups: [{ kind: 'cannot-tell', reason: 'tracker unreachable' }], answers: [{ happened: true }] });
+    const w = world({
+      attempts: [unknown('attempt timed out')],
+      lookups: [{ kind: 'cannot-tell', reason: 'tracker unreachable' }],
+      answers: [{ happened: true }],
+    });
     expect(await settleCall({ ...write, keyed: false }, w.io)).toMatchObject({ rung: 'person' });
     expect(w.log.at(-1)).toBe('ask: attempt timed out; the receiver cannot tell: tracker unreachable');
   });
@@ -110,23 +145,44 @@ describe('the resolution ladder', () => {
     const keyless = { ...write, keyed: false };
 
     test('"not found" within the commit deadline is not final: the ladder waits it out and asks again', async () => {
-      const w = world({ attempts: [unknown('attempt timed out')], lookups: [slow, { kind: 'happened', output: '{"number":5}' }], lookupMs: 100 });
+      const w = world({
+        attempts: [unknown('attempt timed out')],
+        lookups: [slow, { kind: 'happened', output: '{"number":5}' }],
+        lookupMs: 100,
+      });
       expect(await settleCall(keyless, w.io)).toEqual({ status: 'done', rung: 'lookup', output: '{"number":5}' });
       // Asked at once (a request that committed long ago is found without a wait), then at the deadline.
-      expect(w.log).toEqual(['attempt harmless=false', 'lookup keyExpired=false', 'sleep 6900', 'lookup keyExpired=false']);
+      expect(w.log).toEqual([
+        'attempt harmless=false',
+        'lookup keyExpired=false',
+        'sleep 6900',
+        'lookup keyExpired=false',
+      ]);
     });
 
     test('"not found" once the deadline has passed is final: the call runs again', async () => {
       const w = world({ attempts: [unknown(), ok('{"number":6}')], lookups: [slow, slow] });
       expect(await settleCall(keyless, w.io)).toEqual({ status: 'done', rung: 'lookup', output: '{"number":6}' });
-      expect(w.log).toEqual(['attempt harmless=false', 'lookup keyExpired=false', 'sleep 7000', 'lookup keyExpired=false', 'attempt harmless=false']);
+      expect(w.log).toEqual([
+        'attempt harmless=false',
+        'lookup keyExpired=false',
+        'sleep 7000',
+        'lookup keyExpired=false',
+        'attempt harmless=false',
+      ]);
     });
 
     test('a lookup asked before the deadline is not final even when its answer comes after it: asked again after a 1 ms timer', async () => {
       // A worker that restarts long after the first lookup must not take its old "not found" as final.
       const w = world({ attempts: [unknown(), ok('{}')], lookups: [slow, slow], lookupMs: 8_000 });
       await settleCall(keyless, w.io);
-      expect(w.log).toEqual(['attempt harmless=false', 'lookup keyExpired=false', 'sleep 1', 'lookup keyExpired=false', 'attempt harmless=false']);
+      expect(w.log).toEqual([
+        'attempt harmless=false',
+        'lookup keyExpired=false',
+        'sleep 1',
+        'lookup keyExpired=false',
+        'attempt harmless=false',
+      ]);
     });
 
     test('a receiver that states no deadline is taken at its word at once (the damage the sweep shows)', async () => {
@@ -149,21 +205,42 @@ describe('the resolution ladder', () => {
 
     test('once the key may have expired, the call is no longer repeated blindly: the receiver is searched, then it runs again', async () => {
       // The workers were down longer than the key lives: the first attempt's outcome arrives late.
-      const w = world({ attempts: [unknown('attempt timed out (SCHEDULE_TO_CLOSE)'), ok('{"number":4}')], lookups: [{ kind: 'not-happened' }], tickMs: keyLife + 1 });
+      const w = world({
+        attempts: [unknown('attempt timed out (SCHEDULE_TO_CLOSE)'), ok('{"number":4}')],
+        lookups: [{ kind: 'not-happened' }],
+        tickMs: keyLife + 1,
+      });
       expect(await settleCall(write, w.io)).toEqual({ status: 'done', rung: 'lookup', output: '{"number":4}' });
-      expect(w.log).toEqual([`attempt harmless=true within=${keyLife}`, 'lookup keyExpired=true', 'attempt harmless=false']);
+      expect(w.log).toEqual([
+        `attempt harmless=true within=${keyLife}`,
+        'lookup keyExpired=true',
+        'attempt harmless=false',
+      ]);
     });
 
     test('an expired key the receiver cannot look up goes to a person, never to a blind repeat', async () => {
-      const w = world({ attempts: [unknown('attempt timed out (SCHEDULE_TO_CLOSE)')], lookups: [{ kind: 'cannot-tell', reason: 'key expired' }], answers: [{ happened: true }], tickMs: keyLife });
+      const w = world({
+        attempts: [unknown('attempt timed out (SCHEDULE_TO_CLOSE)')],
+        lookups: [{ kind: 'cannot-tell', reason: 'key expired' }],
+        answers: [{ happened: true }],
+        tickMs: keyLife,
+      });
       expect(await settleCall(write, w.io)).toMatchObject({ rung: 'person' });
-      expect(w.log).toEqual([`attempt harmless=true within=${keyLife}`, 'lookup keyExpired=true', 'ask: attempt timed out (SCHEDULE_TO_CLOSE); the receiver cannot tell: key expired']);
+      expect(w.log).toEqual([
+        `attempt harmless=true within=${keyLife}`,
+        'lookup keyExpired=true',
+        'ask: attempt timed out (SCHEDULE_TO_CLOSE); the receiver cannot tell: key expired',
+      ]);
     });
 
     test('after Temporal gave up its repeats while the key is held, the receiver is asked by key; a rerun is bounded by what is left of the key', async () => {
       const w = world({ attempts: [unknown(), ok('{}')], lookups: [{ kind: 'not-happened' }], tickMs: HOUR });
       expect(await settleCall(write, w.io)).toMatchObject({ rung: 'lookup' });
-      expect(w.log).toEqual([`attempt harmless=true within=${keyLife}`, 'lookup keyExpired=false', `attempt harmless=true within=${keyLife - HOUR}`]);
+      expect(w.log).toEqual([
+        `attempt harmless=true within=${keyLife}`,
+        'lookup keyExpired=false',
+        `attempt harmless=true within=${keyLife - HOUR}`,
+      ]);
     });
   });
 });
@@ -200,7 +277,11 @@ describe('questions and their answers', () => {
 });
 
 describe('call identities', () => {
-  const call = (id: string): ToolCall => ({ id, type: 'function', function: { name: 'create_issue', arguments: '{}' } });
+  const call = (id: string): ToolCall => ({
+    id,
+    type: 'function',
+    function: { name: 'create_issue', arguments: '{}' },
+  });
 
   test("a provider's id is kept when it is new to the run", () => {
     const identity = callIdentities();
@@ -209,7 +290,12 @@ describe('call identities', () => {
 
   test('a repeated or empty id gets an identity of its own, from the turn and position', () => {
     const identity = callIdentities();
-    const ids = [identity(call('call_0'), 1, 1), identity(call('call_0'), 2, 1), identity(call(''), 2, 2), identity(call(''), 3, 1)];
+    const ids = [
+      identity(call('call_0'), 1, 1),
+      identity(call('call_0'), 2, 1),
+      identity(call(''), 2, 2),
+      identity(call(''), 3, 1),
+    ];
     expect(ids).toEqual(['call_0', 'call_0@2.1', 'call@2.2', 'call@3.1']);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -223,26 +309,42 @@ describe('call identities', () => {
 
 describe('tool arguments', () => {
   const create = toolSpec('create_issue')!;
-  const callWith = (args: string): ToolCall => ({ id: 'c', type: 'function', function: { name: 'create_issue', arguments: args } });
+  const callWith = (args: string): ToolCall => ({
+    id: 'c',
+    type: 'function',
+    function: { name: 'create_issue', arguments: args },
+  });
 
   test('a JSON object is taken', () => {
-    expect(parseArguments(callWith('{"title":"t","body":"b"}'), create, 'tool_calls')).toEqual({ args: { title: 't', body: 'b' } });
+    expect(parseArguments(callWith('{"title":"t","body":"b"}'), create, 'tool_calls')).toEqual({
+      args: { title: 't', body: 'b' },
+    });
     // An argument that happens to be called "refused" is an argument like any other.
     expect(parseArguments(callWith('{"refused":"no"}'), create, 'tool_calls')).toEqual({ args: { refused: 'no' } });
   });
 
   test('arguments that are not JSON are refused, never replaced by defaults', () => {
-    expect(parseArguments(callWith('{"title":"t",'), create, 'tool_calls')).toEqual({ refused: expect.stringMatching(/^the arguments are not valid JSON \(.+\); the call was not run$/) });
-    expect(parseArguments(callWith(''), create, 'tool_calls')).toEqual({ refused: expect.stringMatching(/not valid JSON/) });
+    expect(parseArguments(callWith('{"title":"t",'), create, 'tool_calls')).toEqual({
+      refused: expect.stringMatching(/^the arguments are not valid JSON \(.+\); the call was not run$/),
+    });
+    expect(parseArguments(callWith(''), create, 'tool_calls')).toEqual({
+      refused: expect.stringMatching(/not valid JSON/),
+    });
   });
 
   test('arguments that are JSON but not an object are refused', () => {
-    expect(parseArguments(callWith('[1]'), create, 'tool_calls')).toEqual({ refused: 'the arguments must be a JSON object; the call was not run' });
-    expect(parseArguments(callWith('null'), create, 'tool_calls')).toEqual({ refused: 'the arguments must be a JSON object; the call was not run' });
+    expect(parseArguments(callWith('[1]'), create, 'tool_calls')).toEqual({
+      refused: 'the arguments must be a JSON object; the call was not run',
+    });
+    expect(parseArguments(callWith('null'), create, 'tool_calls')).toEqual({
+      refused: 'the arguments must be a JSON object; the call was not run',
+    });
   });
 
   test('a reply cut off at the length limit runs none of its calls, even if the JSON happens to parse', () => {
-    expect(parseArguments(callWith('{"title":"t","body":"b"}'), create, 'length')).toEqual({ refused: expect.stringMatching(/cut off at the length limit/) });
+    expect(parseArguments(callWith('{"title":"t","body":"b"}'), create, 'length')).toEqual({
+      refused: expect.stringMatching(/cut off at the length limit/),
+    });
   });
 
   test('no text at all is an empty object only for a tool that takes no arguments', () => {

@@ -40,7 +40,14 @@ useSystemWithWorker(TASK_QUEUE, async (started) => {
   const [, httpUrl] = await httpServer.waitFor(/listening on (http:\/\/\S+\/mcp)/);
   // Dies at its first create_issue and is never started again.
   const doomedPlan = path.join(system.dir, 'mcp-doomed-plan.json');
-  writeFileSync(doomedPlan, JSON.stringify({ action: 'die', tools: ['create_issue'], stateFile: path.join(system.dir, 'doomed.txt') } satisfies McpCrashPlan));
+  writeFileSync(
+    doomedPlan,
+    JSON.stringify({
+      action: 'die',
+      tools: ['create_issue'],
+      stateFile: path.join(system.dir, 'doomed.txt'),
+    } satisfies McpCrashPlan),
+  );
   doomed = startChild('sweep/agent/mcp-main.ts', ['--port', '0', '--tracker', keyless], { MCP_CRASH_PLAN: doomedPlan });
   const [, doomedUrl] = await doomed.waitFor(/listening on (http:\/\/\S+\/mcp)/);
 
@@ -58,7 +65,11 @@ useSystemWithWorker(TASK_QUEUE, async (started) => {
         'dies-mid-call-keyless': node('sweep/agent/mcp-main.ts', ['--tracker', keyless], { MCP_CRASH_PLAN: planFile }),
         plain: node('test/fixtures/plain-mcp-server.ts', [], { TRACKER_URL: keyed, REPO: 'plain-clean' }),
         'plain-killed': node('test/fixtures/plain-mcp-server.ts', [], { TRACKER_URL: keyed, REPO: 'plain-killed' }),
-        'plain-fails-after': node('test/fixtures/plain-mcp-server.ts', [], { TRACKER_URL: keyed, REPO: 'plain-fails-after', FAIL_AFTER_ACTING: 'create_issue' }),
+        'plain-fails-after': node('test/fixtures/plain-mcp-server.ts', [], {
+          TRACKER_URL: keyed,
+          REPO: 'plain-fails-after',
+          FAIL_AFTER_ACTING: 'create_issue',
+        }),
         down: { url: 'http://127.0.0.1:9/mcp' },
         'dies-for-good': { url: doomedUrl },
       },
@@ -74,7 +85,8 @@ afterAll(async () => {
   await doomed?.kill();
 });
 
-const run = (input: Partial<AgentInput> & { repo: string }) => startRun(system.env.client, TASK_QUEUE, { timeouts: TIMEOUTS, ...input });
+const run = (input: Partial<AgentInput> & { repo: string }) =>
+  startRun(system.env.client, TASK_QUEUE, { timeouts: TIMEOUTS, ...input });
 const faultedKeys = () => readFileSync(stateFile, 'utf8').split('\n').filter(Boolean);
 
 describe.each([
@@ -86,7 +98,12 @@ describe.each([
     const { handle, runId } = await run({ repo, mcpServers: [server] });
     const result = await handle.result();
     expect(system.trackers.keyed.store.counts(repo)).toEqual({ issues: 2, comments: 1 });
-    expect(result.rungs).toEqual({ call_create_1: 'clean', call_create_2: 'clean', call_comment_1: 'clean', call_search_1: 'clean' });
+    expect(result.rungs).toEqual({
+      call_create_1: 'clean',
+      call_create_2: 'clean',
+      call_comment_1: 'clean',
+      call_search_1: 'clean',
+    });
     expect(await modelCalls(system, runId)).toBe(3);
     // The tracker stored each write under key(runId, callId): the key went from the workflow through MCP `_meta`.
     for (const callId of ['call_create_1', 'call_create_2', 'call_comment_1']) {
@@ -95,7 +112,9 @@ describe.each([
     }
     // The tools were listed once, into history, before the first model call.
     const history = await handle.fetchHistory();
-    const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
+    const scheduled = history
+      .events!.filter((e) => e.activityTaskScheduledEventAttributes)
+      .map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
     expect(scheduled.slice(0, 2)).toEqual(['listTools', 'callModel']);
   });
 });
@@ -108,7 +127,12 @@ describe('an MCP server SIGKILLed after the tracker accepted a request, once per
     expect(system.trackers.keyed.store.counts(repo)).toEqual({ issues: 2, comments: 1 });
     const killed = ['call_create_1', 'call_create_2', 'call_comment_1'];
     expect(faultedKeys()).toEqual(expect.arrayContaining(killed.map((c) => key(runId, c))));
-    expect(result.rungs).toEqual({ call_create_1: 'repeat', call_create_2: 'repeat', call_comment_1: 'repeat', call_search_1: 'clean' });
+    expect(result.rungs).toEqual({
+      call_create_1: 'repeat',
+      call_create_2: 'repeat',
+      call_comment_1: 'repeat',
+      call_search_1: 'clean',
+    });
     expect(result.questionsAsked).toBe(0);
     expect(await modelCalls(system, runId)).toBe(3);
   });
@@ -118,8 +142,15 @@ describe('an MCP server SIGKILLed after the tracker accepted a request, once per
     const { handle, runId } = await run({ repo, keyless: true, lookup: true, mcpServers: ['dies-mid-call-keyless'] });
     const result = await handle.result();
     expect(system.trackers.keyless.store.counts(repo)).toEqual({ issues: 2, comments: 1 });
-    expect(faultedKeys()).toEqual(expect.arrayContaining(['call_create_1', 'call_create_2', 'call_comment_1'].map((c) => key(runId, c))));
-    expect(result.rungs).toEqual({ call_create_1: 'lookup', call_create_2: 'lookup', call_comment_1: 'lookup', call_search_1: 'clean' });
+    expect(faultedKeys()).toEqual(
+      expect.arrayContaining(['call_create_1', 'call_create_2', 'call_comment_1'].map((c) => key(runId, c))),
+    );
+    expect(result.rungs).toEqual({
+      call_create_1: 'lookup',
+      call_create_2: 'lookup',
+      call_comment_1: 'lookup',
+      call_search_1: 'clean',
+    });
     expect(result.questionsAsked).toBe(0);
   });
 });
@@ -134,9 +165,18 @@ describe('a third-party-style MCP server plugged in by JSON configuration', () =
 
   test('without annotations even its search counts as effectful and unkeyed: a worker killed in the call makes the run ask a person', async () => {
     const taskQueue = 'mcp-plain-killed';
-    const { handle } = await startRun(system.env.client, taskQueue, { repo: 'unused', mcpServers: ['plain-killed'], timeouts: TIMEOUTS });
+    const { handle } = await startRun(system.env.client, taskQueue, {
+      repo: 'unused',
+      mcpServers: ['plain-killed'],
+      timeouts: TIMEOUTS,
+    });
     const env = { MCP_CONFIG: configFile };
-    const first = startWorkerChild(system, taskQueue, { targets: { [handle.workflowId]: { name: 'tool.started', detail: 'search_issues call_search_1' } } }, env);
+    const first = startWorkerChild(
+      system,
+      taskQueue,
+      { targets: { [handle.workflowId]: { name: 'tool.started', detail: 'search_issues call_search_1' } } },
+      env,
+    );
     children.push(first);
     await first.waitForEvent((e) => e.type === 'parked');
     await first.kill('SIGKILL');
@@ -154,11 +194,20 @@ describe('a third-party-style MCP server plugged in by JSON configuration', () =
     const repo = 'plain-fails-after';
     const { handle } = await run({ repo: 'unused', mcpServers: ['plain-fails-after'] });
     const question = await eventually(async () => (await handle.query(pendingQuery)).questions[0], 60_000);
-    expect(question).toMatchObject({ questionId: 'call_create_1#1', tool: 'create_issue', reason: expect.stringMatching(/upstream timed out/) });
+    expect(question).toMatchObject({
+      questionId: 'call_create_1#1',
+      tool: 'create_issue',
+      reason: expect.stringMatching(/upstream timed out/),
+    });
     // The person finds the issue the call made, and gives its record as the call's result.
     const [made] = system.trackers.keyed.store.contents(repo);
     const { comments: _c, ...issue } = made;
-    await handle.signal(resolveSignal, { questionId: 'call_create_1#1', happened: true, result: JSON.stringify(issue), by: 'grace' });
+    await handle.signal(resolveSignal, {
+      questionId: 'call_create_1#1',
+      happened: true,
+      result: JSON.stringify(issue),
+      by: 'grace',
+    });
     const result = await handle.result();
     expect(result.rungs.call_create_1).toBe('person');
     expect(system.trackers.keyed.store.counts(repo)).toEqual({ issues: 2, comments: 1 });
@@ -170,30 +219,45 @@ describe('MCP servers that fail', () => {
     const { handle } = await run({ repo: 'mcp-down', mcpServers: ['down'] });
     const err = await handle.result().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WorkflowFailedError);
-    expect(((err as WorkflowFailedError).cause as ApplicationFailure).message).toMatch(/cannot list the tools of MCP servers down: .*MCP server down is unreachable/);
+    expect(((err as WorkflowFailedError).cause as ApplicationFailure).message).toMatch(
+      /cannot list the tools of MCP servers down: .*MCP server down is unreachable/,
+    );
   });
 
   test('a server not in the worker configuration: the run fails, listing the configured ones', async () => {
     const { handle } = await run({ repo: 'mcp-unknown', mcpServers: ['nope'] });
     const err = (await handle.result().catch((e: unknown) => e)) as WorkflowFailedError;
-    expect((err.cause as ApplicationFailure).message).toMatch(/no MCP server named nope .*configured: tracker, tracker-http/);
+    expect((err.cause as ApplicationFailure).message).toMatch(
+      /no MCP server named nope .*configured: tracker, tracker-http/,
+    );
   });
 
   test('invalid arguments and a tool error come back as non-retryable tool failures with the reason', async () => {
     const call = (args: Record<string, unknown>, tool = 'create_issue') =>
-      toolbox.callTool('tracker', tool, args, { key: `k-${Math.random()}`, timeoutMs: 10_000 }).catch((e: unknown) => e);
+      toolbox
+        .callTool('tracker', tool, args, { key: `k-${Math.random()}`, timeoutMs: 10_000 })
+        .catch((e: unknown) => e);
     const invalid = (await call({ title: 5 })) as ApplicationFailure;
     expect(invalid).toBeInstanceOf(ApplicationFailure);
     expect(invalid.nonRetryable).toBe(true);
     expect(invalid.message).toMatch(/create_issue failed: .*title/);
-    const missing = (await call({ number: 999_999, body: 'hello', repo: 'mcp-errors' }, 'comment_on_issue')) as ApplicationFailure;
+    const missing = (await call(
+      { number: 999_999, body: 'hello', repo: 'mcp-errors' },
+      'comment_on_issue',
+    )) as ApplicationFailure;
     expect(missing.nonRetryable).toBe(true);
     expect(missing.message).toMatch(/tracker refused POST .* with 404/);
   });
 
   test('a server that dies mid-call and stays down: the call in doubt goes to a person, later calls get a clear tool error, the run finishes', async () => {
     const repo = 'mcp-stays-down';
-    const { handle } = await run({ repo, keyless: true, lookup: false, mcpServers: ['dies-for-good'], trackerUrl: system.trackers.keyless.url });
+    const { handle } = await run({
+      repo,
+      keyless: true,
+      lookup: false,
+      mcpServers: ['dies-for-good'],
+      trackerUrl: system.trackers.keyless.url,
+    });
     const question = await eventually(async () => (await handle.query(pendingQuery)).questions[0], 60_000);
     expect(question).toMatchObject({ callId: 'call_create_1', questionId: 'call_create_1#1', tool: 'create_issue' });
     expect(system.trackers.keyless.store.counts(repo).issues).toBe(1);

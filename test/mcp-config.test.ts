@@ -31,7 +31,11 @@ describe('MCP configuration in the shape other MCP clients use', () => {
     ['both', '{"mcpServers":{"a":{"command":"x","url":"http://h/mcp"}}}', /mcpServers\.a has both command and url/],
     ['a bad url', '{"mcpServers":{"a":{"url":"not a url"}}}', /mcpServers\.a\.url: Invalid url/],
     ['args not strings', '{"mcpServers":{"a":{"command":"x","args":[1]}}}', /mcpServers\.a\.args\.0: Expected string/],
-    ['an unknown field', '{"mcpServers":{"a":{"command":"x","argv":[]}}}', /mcpServers\.a: Unrecognized key\(s\) in object: 'argv'/],
+    [
+      'an unknown field',
+      '{"mcpServers":{"a":{"command":"x","argv":[]}}}',
+      /mcpServers\.a: Unrecognized key\(s\) in object: 'argv'/,
+    ],
     ['SSE', '{"mcpServers":{"a":{"type":"sse","url":"http://h/sse"}}}', /SSE transport is not supported/],
     ['a bad server name', '{"mcpServers":{"a b":{"command":"x"}}}', /server name may hold letters/],
   ])('%s is refused with a message naming the place', (_name, text, message) => {
@@ -51,7 +55,9 @@ describe('MCP configuration in the shape other MCP clients use', () => {
       local: { command: 'node', args: ['--db=/data/x.db'], env: { TOKEN: 'canary-123', PLAIN: 'a$b' } },
       remote: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer canary-123' } },
     });
-    expect(() => parseMcpConfig(text, 'x.json', '/', { DB: 'x', HOST: 'h' })).toThrow('x.json: mcpServers.local.env.TOKEN: ${MCP_SECRET} is not set in the environment');
+    expect(() => parseMcpConfig(text, 'x.json', '/', { DB: 'x', HOST: 'h' })).toThrow(
+      'x.json: mcpServers.local.env.TOKEN: ${MCP_SECRET} is not set in the environment',
+    );
   });
 
   test('a missing file is an error naming it', () => {
@@ -73,16 +79,28 @@ describe('what the resolution ladder learns from an MCP tool definition', () => 
   });
 
   test('readOnlyHint and idempotentHint make a repeat harmless; the idempotency _meta names keys and the lookup tool', () => {
-    expect(specFromMcpTool('s', { name: 'read', inputSchema: schema, annotations: { readOnlyHint: true } })).toMatchObject({ readOnly: true });
-    expect(specFromMcpTool('s', { name: 'put', inputSchema: schema, annotations: { idempotentHint: true } })).toMatchObject({ idempotent: true });
-    const keyed = specFromMcpTool('s', { name: 'create', inputSchema: schema, _meta: { idempotency: { keyed: true, lookup: 'lookup_call' } } });
+    expect(
+      specFromMcpTool('s', { name: 'read', inputSchema: schema, annotations: { readOnlyHint: true } }),
+    ).toMatchObject({ readOnly: true });
+    expect(
+      specFromMcpTool('s', { name: 'put', inputSchema: schema, annotations: { idempotentHint: true } }),
+    ).toMatchObject({ idempotent: true });
+    const keyed = specFromMcpTool('s', {
+      name: 'create',
+      inputSchema: schema,
+      _meta: { idempotency: { keyed: true, lookup: 'lookup_call' } },
+    });
     expect(keyed).toMatchObject({ sendsKey: true, lookup: true, lookupTool: 'lookup_call', readOnly: false });
   });
 
   test('a repo argument is filled in by the run and hidden from the model', () => {
     const spec = specFromMcpTool('s', {
       name: 'create_issue',
-      inputSchema: { type: 'object', properties: { title: { type: 'string' }, repo: { type: 'string' } }, required: ['title', 'repo'] },
+      inputSchema: {
+        type: 'object',
+        properties: { title: { type: 'string' }, repo: { type: 'string' } },
+        required: ['title', 'repo'],
+      },
     });
     expect(spec.takesRepo).toBe(true);
     expect(spec.parameters).toEqual({ type: 'object', properties: { title: { type: 'string' } }, required: ['title'] });

@@ -64,7 +64,11 @@ describe.each(Object.keys(transports) as Array<keyof typeof transports>)('MCP tr
   test('the key in _meta reaches the tracker as Idempotency-Key: a repeat creates nothing new', async () => {
     const repo = `mcp-${kind}`;
     const call = () =>
-      client.callTool({ name: 'create_issue', arguments: { title: 'Coupon bug', body: 'x', repo }, _meta: { [KEY_META]: `key-${kind}` } });
+      client.callTool({
+        name: 'create_issue',
+        arguments: { title: 'Coupon bug', body: 'x', repo },
+        _meta: { [KEY_META]: `key-${kind}` },
+      });
     const first = await call();
     const again = await call();
     expect(first.isError).toBeFalsy();
@@ -78,17 +82,22 @@ describe.each(Object.keys(transports) as Array<keyof typeof transports>)('MCP tr
   });
 
   test('a refusal from the tracker is a tool error the model can read, not a crash', async () => {
-    const res = await client.callTool({ name: 'comment_on_issue', arguments: { number: 999, body: 'hi', repo: `mcp-${kind}` } });
+    const res = await client.callTool({
+      name: 'comment_on_issue',
+      arguments: { number: 999, body: 'hi', repo: `mcp-${kind}` },
+    });
     expect(res.isError).toBe(true);
     expect(JSON.stringify(res.content)).toMatch(/404: no issue 999/);
   });
 
   test('invalid arguments are a tool error naming the argument, and nothing is created', async () => {
     const repo = `mcp-bad-${kind}`;
-    const res = await client.callTool({ name: 'create_issue', arguments: { title: 42, body: 'x', repo } }).catch((err: Error) => ({
-      isError: true,
-      content: [{ type: 'text', text: err.message }],
-    }));
+    const res = await client
+      .callTool({ name: 'create_issue', arguments: { title: 42, body: 'x', repo } })
+      .catch((err: Error) => ({
+        isError: true,
+        content: [{ type: 'text', text: err.message }],
+      }));
     expect(res.isError).toBe(true);
     expect(JSON.stringify(res.content)).toMatch(/title/);
     expect(store.counts(repo).issues).toBe(0);
@@ -134,4 +143,3 @@ describe('what the server advertises is what its tracker does', () => {
     expect(stderr).toMatch(/writes advertised as unkeyed, because it cannot be reached/);
   }, 60_000);
 });
-

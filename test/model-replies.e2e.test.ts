@@ -12,20 +12,44 @@ import { startSystem, type System } from './helpers/system';
 
 const TASK_QUEUE = 'model-replies';
 
-const call = (id: string, name: string, args: string): ToolCall => ({ id, type: 'function', function: { name, arguments: args } });
+const call = (id: string, name: string, args: string): ToolCall => ({
+  id,
+  type: 'function',
+  function: { name, arguments: args },
+});
 const create = (title: string) => JSON.stringify({ title, body: `${title}, seen in production` });
 
 /** Each turn's reply (by the number of assistant messages so far) and why the model stopped. */
 const TURNS: Array<{ message: ChatMessage; finish: string }> = [
   // Two creates under one id, as providers that number calls per reply do.
-  { message: { role: 'assistant', content: null, tool_calls: [call('call_0', 'create_issue', create('Checkout 500')), call('call_0', 'create_issue', create('Coupon lost'))] }, finish: 'tool_calls' },
+  {
+    message: {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        call('call_0', 'create_issue', create('Checkout 500')),
+        call('call_0', 'create_issue', create('Coupon lost')),
+      ],
+    },
+    finish: 'tool_calls',
+  },
   // The same id again in the next reply, and arguments that are not JSON.
   {
-    message: { role: 'assistant', content: null, tool_calls: [call('call_0', 'comment_on_issue', JSON.stringify({ number: 1, body: 'Root cause: coupon rounding' })), call('call_1', 'create_issue', '{"title": "Half a')] },
+    message: {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        call('call_0', 'comment_on_issue', JSON.stringify({ number: 1, body: 'Root cause: coupon rounding' })),
+        call('call_1', 'create_issue', '{"title": "Half a'),
+      ],
+    },
     finish: 'tool_calls',
   },
   // A reply cut off at the length limit: its arguments happen to parse, but may be incomplete.
-  { message: { role: 'assistant', content: null, tool_calls: [call('call_2', 'create_issue', create('Cut off'))] }, finish: 'length' },
+  {
+    message: { role: 'assistant', content: null, tool_calls: [call('call_2', 'create_issue', create('Cut off'))] },
+    finish: 'length',
+  },
   { message: { role: 'assistant', content: 'Done.' }, finish: 'stop' },
 ];
 
@@ -41,7 +65,15 @@ function startModel(): Promise<http.Server> {
       received.push(messages);
       const turn = TURNS[messages.filter((m) => m.role === 'assistant').length];
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ id: 'r', object: 'chat.completion', created: 0, model: 'replies', choices: [{ index: 0, message: turn.message, finish_reason: turn.finish }] }));
+      res.end(
+        JSON.stringify({
+          id: 'r',
+          object: 'chat.completion',
+          created: 0,
+          model: 'replies',
+          choices: [{ index: 0, message: turn.message, finish_reason: turn.finish }],
+        }),
+      );
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -74,7 +106,7 @@ afterAll(async () => {
   await system?.close();
 });
 
-test('reused call ids never act under another call\'s key, and bad or cut-off arguments never run', async () => {
+test("reused call ids never act under another call's key, and bad or cut-off arguments never run", async () => {
   const repo = 'model-replies';
   const { handle } = await startRun(system.env.client, TASK_QUEUE, { repo });
   const result = await handle.result();
@@ -92,7 +124,10 @@ test('reused call ids never act under another call\'s key, and bad or cut-off ar
     ['call_1', 'failed'],
     ['call_2', 'failed'],
   ]);
-  const toolResults = received.at(-1)!.filter((m) => m.role === 'tool').map((m) => m.content ?? '');
+  const toolResults = received
+    .at(-1)!
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.content ?? '');
   expect(toolResults[3]).toMatch(/not valid JSON/);
   expect(toolResults[4]).toMatch(/cut off at the length limit/);
 }, 60_000);

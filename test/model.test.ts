@@ -19,7 +19,10 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const tools = TOOL_SPECS.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } }));
+const tools = TOOL_SPECS.map((t) => ({
+  type: 'function' as const,
+  function: { name: t.name, description: t.description, parameters: t.parameters },
+}));
 
 async function ask(run: string, messages: Message[]) {
   const res = await client.chat.completions.create({ model: 'triage-script', messages, tools, user: run });
@@ -69,12 +72,16 @@ describe('scripted model server, through the official openai client', () => {
     const messages: Message[] = [{ role: 'user', content: 'task' }];
     const turn1 = await ask('run-d', messages);
     // The tool calls have no results: the script cannot go on.
-    await expect(ask('run-d', [...messages, turn1 as Message])).rejects.toThrow(/off script: tool call call_create_1 has no result/);
+    await expect(ask('run-d', [...messages, turn1 as Message])).rejects.toThrow(
+      /off script: tool call call_create_1 has no result/,
+    );
     await expect(ask('run-d', [])).rejects.toThrow(/no user message/);
-    await expect(
-      client.chat.completions.create({ model: 'm', messages, user: 'run-d' }),
-    ).rejects.toThrow(/does not offer the tools create_issue/);
-    await expect(client.chat.completions.create({ model: 'm', messages, tools })).rejects.toThrow(/run id in the `user` field/);
+    await expect(client.chat.completions.create({ model: 'm', messages, user: 'run-d' })).rejects.toThrow(
+      /does not offer the tools create_issue/,
+    );
+    await expect(client.chat.completions.create({ model: 'm', messages, tools })).rejects.toThrow(
+      /run id in the `user` field/,
+    );
   });
 });
 
@@ -82,8 +89,18 @@ describe('a model that changes its mind (the sweep fickle rows)', () => {
   test('asked a conversation again, it answers with other call ids and titles; the script follows its own calls by tool', async () => {
     const fickle = buildModelServer({ fickle: (run) => run.startsWith('fickle-') });
     const post = async (run: string, messages: Message[]) => {
-      const res = await fickle.inject({ method: 'POST', url: '/v1/chat/completions', payload: { model: 'triage-script', messages, tools, user: run } });
-      return (res.json() as { choices: Array<{ message: { tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> } }> }).choices[0].message;
+      const res = await fickle.inject({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        payload: { model: 'triage-script', messages, tools, user: run },
+      });
+      return (
+        res.json() as {
+          choices: Array<{
+            message: { tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> };
+          }>;
+        }
+      ).choices[0].message;
     };
     try {
       const task: Message[] = [{ role: 'user', content: 'checkout breaks with coupons' }];

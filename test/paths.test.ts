@@ -6,11 +6,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './helpers/processes';
 
-const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
+const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+  cwd: ROOT,
+  encoding: 'utf8',
+})
   .split('\n')
   .filter((f) => f && existsSync(path.join(ROOT, f)));
 // The lint's test and this one name files that are not there on purpose.
-const sources = tracked.filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.startsWith('test/fixtures/scratch-project/') && f !== 'test/lint.test.ts' && f !== 'test/paths.test.ts');
+const sources = tracked.filter(
+  (f) =>
+    /\.(ts|js|mjs)$/.test(f) &&
+    !f.startsWith('test/fixtures/scratch-project/') &&
+    f !== 'test/lint.test.ts' &&
+    f !== 'test/paths.test.ts',
+);
 
 /** Folders made at run time, and a config file a test names because it is not there. */
 const MADE_AT_RUN_TIME = new Set(['.dev', 'no/such.config.ts']);
@@ -24,8 +33,11 @@ function resolvesAsModule(file: string): boolean {
 function stringPaths(): Array<{ where: string; path: string; module: boolean }> {
   const found: Array<{ where: string; path: string; module: boolean }> = [];
   for (const file of sources) {
-    // Comments name paths as examples (`require.resolve('./workflows')` in a user's config).
-    const text = readFileSync(path.join(ROOT, file), 'utf8').replace(/^\s*(\*|\/\/|\/\*).*$/gm, '');
+    // Comments and messages name paths as examples (`require.resolve('./workflows')` for a user's config);
+    // code quotes its own paths in single quotes, so double-quoted strings are messages.
+    const text = readFileSync(path.join(ROOT, file), 'utf8')
+      .replace(/^\s*(\*|\/\/|\/\*).*$/gm, '')
+      .replace(/"[^"\n]*"/g, '""');
     const dir = path.join(ROOT, path.dirname(file));
     // path.join(ROOT, 'a', 'b.ts') and path.join/resolve(__dirname, '..', 'b.ts'): literal parts only.
     for (const m of text.matchAll(/path\.(?:join|resolve)\((ROOT|__dirname)((?:, '[^']*')+)\)/g)) {
@@ -33,9 +45,12 @@ function stringPaths(): Array<{ where: string; path: string; module: boolean }> 
       if (MADE_AT_RUN_TIME.has(parts.join('/'))) continue;
       found.push({ where: file, path: path.join(m[1] === 'ROOT' ? ROOT : dir, ...parts), module: false });
     }
-    for (const m of text.matchAll(/require\.resolve\('(\.{1,2}\/[^']+)'\)/g)) found.push({ where: file, path: path.join(dir, m[1]), module: true });
+    for (const m of text.matchAll(/require\.resolve\('(\.{1,2}\/[^']+)'\)/g))
+      found.push({ where: file, path: path.join(dir, m[1]), module: true });
     // A source file of this repository named from its root ('sweep/cli/crash-sweep.ts', for a child process).
-    for (const m of text.matchAll(/'((?:sweep|workers|tracker|mcp|model|clients|common|activities|workflows|examples|codec|bin|test)\/[\w./-]+\.(?:ts|js))'/g)) {
+    for (const m of text.matchAll(
+      /'((?:sweep|workers|tracker|mcp|model|clients|common|activities|workflows|examples|codec|bin|test)\/[\w./-]+\.(?:ts|js))'/g,
+    )) {
       found.push({ where: file, path: path.join(ROOT, m[1]), module: false });
     }
   }
@@ -44,7 +59,11 @@ function stringPaths(): Array<{ where: string; path: string; module: boolean }> 
 
 describe('paths given as strings resolve in the tree', () => {
   test('package.json: every script run through tsx, every export and the bin', () => {
-    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; exports: Record<string, string>; bin: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+      exports: Record<string, string>;
+      bin: Record<string, string>;
+    };
     const named = [
       ...Object.values(pkg.scripts).flatMap((s) => [...s.matchAll(/tsx ([\w./-]+\.ts)/g)].map((m) => m[1])),
       ...Object.values(pkg.exports),
@@ -57,7 +76,14 @@ describe('paths given as strings resolve in the tree', () => {
   test('string paths in the sources: path.join(ROOT | __dirname, ...), require.resolve, files named from the root', () => {
     const found = stringPaths();
     // The worker entries, the receivers' and the dev server's children, the bin's CLI, the test helpers'.
-    for (const entry of ['sweep/agent/worker-main.ts', 'sweep/config/worker-main.ts', 'sweep/engine/dev-server-main.ts', 'sweep/agent/mcp-main.ts', 'sweep/agent/tracker-main.ts', 'sweep/cli/crash-sweep.ts']) {
+    for (const entry of [
+      'sweep/agent/worker-main.ts',
+      'sweep/config/worker-main.ts',
+      'sweep/engine/dev-server-main.ts',
+      'sweep/agent/mcp-main.ts',
+      'sweep/agent/tracker-main.ts',
+      'sweep/cli/crash-sweep.ts',
+    ]) {
       expect(found.map((f) => path.relative(ROOT, f.path))).toContain(entry);
     }
     const missing = found.filter((f) => !(f.module ? resolvesAsModule(f.path) : existsSync(f.path)));
@@ -71,7 +97,9 @@ describe('paths given as strings resolve in the tree', () => {
 });
 
 describe('links in the README and docs/ resolve', () => {
-  const pages = tracked.filter((f) => f === 'README.md' || (f.startsWith('docs/') && f.endsWith('.md')) || f === 'testdata/README.md');
+  const pages = tracked.filter(
+    (f) => f === 'README.md' || (f.startsWith('docs/') && f.endsWith('.md')) || f === 'testdata/README.md',
+  );
 
   test('every relative link names a file or folder of the tree, and every #anchor a heading of its page', () => {
     expect(pages.length).toBeGreaterThan(5);
@@ -87,7 +115,8 @@ describe('links in the README and docs/ resolve', () => {
           broken.push(`${page}: ${target}`);
           continue;
         }
-        if (anchor && abs.endsWith('.md') && !anchors(readFileSync(abs, 'utf8')).has(anchor)) broken.push(`${page}: ${target} (no such heading)`);
+        if (anchor && abs.endsWith('.md') && !anchors(readFileSync(abs, 'utf8')).has(anchor))
+          broken.push(`${page}: ${target} (no such heading)`);
       }
     }
     expect(broken).toEqual([]);
@@ -97,5 +126,14 @@ describe('links in the README and docs/ resolve', () => {
 /** GitHub's anchors of a page's headings: lower case, punctuation dropped, spaces as hyphens. */
 function anchors(markdown: string): Set<string> {
   const headings = markdown.replace(/```[\s\S]*?```/g, '').match(/^#{1,6} .+$/gm) ?? [];
-  return new Set(headings.map((h) => h.replace(/^#+ /, '').trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')));
+  return new Set(
+    headings.map((h) =>
+      h
+        .replace(/^#+ /, '')
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-'),
+    ),
+  );
 }

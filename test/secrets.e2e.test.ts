@@ -29,7 +29,10 @@ afterAll(async () => {
 
 test('tokens given by environment and ${VAR} reach the tracker and the MCP servers, and appear in no history and no log line', async () => {
   const trackerUrl = tracker.url;
-  const http = startChild('mcp/server.ts', ['--port', '0', '--tracker', trackerUrl], { MCP_TOKEN: CANARY_MCP, TRACKER_TOKEN: CANARY_TRACKER });
+  const http = startChild('mcp/server.ts', ['--port', '0', '--tracker', trackerUrl], {
+    MCP_TOKEN: CANARY_MCP,
+    TRACKER_TOKEN: CANARY_TRACKER,
+  });
   children.push(http);
   const [, httpUrl] = await http.waitFor(/listening on (http:\/\/\S+\/mcp)/);
   const config = path.join(system.dir, 'mcp-secrets.json');
@@ -61,7 +64,11 @@ test('tokens given by environment and ${VAR} reach the tracker and the MCP serve
   children.push(worker);
   await worker.waitFor(/worker serving task queue/, 90_000);
 
-  const runs = [{ repo: 'built-in' }, { repo: 'over-http', mcpServers: ['tracker-http'] }, { repo: 'over-stdio', mcpServers: ['tracker-stdio'] }];
+  const runs = [
+    { repo: 'built-in' },
+    { repo: 'over-http', mcpServers: ['tracker-http'] },
+    { repo: 'over-stdio', mcpServers: ['tracker-stdio'] },
+  ];
   for (const input of runs) {
     const { handle } = await startRun(system.env.client, TASK_QUEUE, input);
     await handle.result();

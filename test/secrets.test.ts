@@ -9,7 +9,11 @@ registerSecrets('s3cret-value-1', 'short', 'abc', undefined);
 
 test('registered secrets are redacted from text, nested results and errors with their causes; short values are not registered', () => {
   expect(redactSecrets('token=s3cret-value-1; short abc')).toBe(`token=${REDACTED}; short abc`);
-  expect(redactDeep({ a: ['x s3cret-value-1'], n: 1, b: { c: 's3cret-value-1' } })).toEqual({ a: [`x ${REDACTED}`], n: 1, b: { c: REDACTED } });
+  expect(redactDeep({ a: ['x s3cret-value-1'], n: 1, b: { c: 's3cret-value-1' } })).toEqual({
+    a: [`x ${REDACTED}`],
+    n: 1,
+    b: { c: REDACTED },
+  });
   const err = redactError(new Error('outer s3cret-value-1', { cause: new Error('inner s3cret-value-1') }));
   expect([err.message, (err.cause as Error).message]).toEqual([`outer ${REDACTED}`, `inner ${REDACTED}`]);
   expect(err.stack).not.toContain('s3cret-value-1');
@@ -22,7 +26,12 @@ test("the MCP configuration's secrets: values from ${VAR}, header values and the
       b: { url: 'http://h/mcp', headers: { Authorization: 'Bearer header-token-2' } },
     },
   });
-  expect(parseMcpConfig(text, 'x.json', '/', { K: 'from-env-3' }).secrets?.sort()).toEqual(['Bearer header-token-2', 'from-env-3', 'header-token-2', 'literal-token-1']);
+  expect(parseMcpConfig(text, 'x.json', '/', { K: 'from-env-3' }).secrets?.sort()).toEqual([
+    'Bearer header-token-2',
+    'from-env-3',
+    'header-token-2',
+    'literal-token-1',
+  ]);
 });
 
 test("an activity's result and error leave the worker without the secrets", async () => {

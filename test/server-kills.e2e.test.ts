@@ -13,7 +13,10 @@ describe('a Temporal dev server killed and restarted on its database file', () =
     try {
       const address = server.address;
       const pid = server.pid;
-      await server.client.workflow.start('noSuchWorkflow', { taskQueue: 'nobody-polls', workflowId: 'outlives-the-kill' });
+      await server.client.workflow.start('noSuchWorkflow', {
+        taskQueue: 'nobody-polls',
+        workflowId: 'outlives-the-kill',
+      });
       await server.restart();
       expect([server.address, server.pid === pid, server.kills]).toEqual([address, false, 1]);
       const described = await server.client.workflow.getHandle('outlives-the-kill').describe();
@@ -30,14 +33,18 @@ describe('the sweep kills the Temporal server at a point, and again during the r
     // from the point (tool.returned, workflow.decided, tool.started, then the second issue's
     // tracker.accepted); a fresh one first runs the dead worker's call again (tool.started, tracker.accepted,
     // tool.returned, then workflow.decided), which the keyed tracker answers from its records.
-    const report = await runSweep({ suite: agentSuite(selectRows('agent-server,agent-server-worker')), scenario: '6.4' });
+    const report = await runSweep({
+      suite: agentSuite(selectRows('agent-server,agent-server-worker')),
+      scenario: '6.4',
+    });
     expect(report.scenarios.filter((s) => s.error).map((s) => `${s.id}: ${s.error}`)).toEqual([]);
     const twice = report.scenarios.filter((s) => s.pass === 'twice');
     expect(twice.map((s) => [s.row.name, s.landed.map((p) => `${p.name} ${p.detail}`)])).toEqual([
       ['agent-server', ['tracker.accepted create_issue call_create_1', 'tracker.accepted create_issue call_create_2']],
       ['agent-server-worker', ['tracker.accepted create_issue call_create_1', 'workflow.decided scheduleActivity']],
     ]);
-    for (const row of report.rows) expect(row).toMatchObject({ once: 1, twice: 1, dups: 0, missing: 0, orphans: 0, asks: 0, errors: 0 });
+    for (const row of report.rows)
+      expect(row).toMatchObject({ once: 1, twice: 1, dups: 0, missing: 0, orphans: 0, asks: 0, errors: 0 });
     // The worker that lived through the kills paid for no model call again.
     expect(report.rows[0].callsExtra).toBe(0);
     // One kill per round of each batch: once (2 batches x 1 round), twice (2 x 2).

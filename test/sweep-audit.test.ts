@@ -23,21 +23,36 @@ describe('effects are counted one expected effect at a time, from the tracker ro
     store.createIssue('r', 'one', trace('call_create_1'), [], now);
     store.createIssue('r', 'two', trace('call_create_2'), [], now);
     store.addComment('r', 1, trace('call_comment_1'), now);
-    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({ dups: 0, missing: 0, orphans: 0, details: { issues: 2, comments: 1 } });
+    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({
+      dups: 0,
+      missing: 0,
+      orphans: 0,
+      details: { issues: 2, comments: 1 },
+    });
   });
 
   test('one issue lost and the other made twice shows as 1 missing and 1 duplicate, not as a net 0', () => {
     store.createIssue('r', 'one', trace('call_create_1'), [], now);
     store.createIssue('r', 'one again', trace('call_create_1'), [], now);
     store.addComment('r', 1, trace('call_comment_1'), now);
-    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({ dups: 1, missing: 1, orphans: 0, details: { issues: 2, comments: 1 } });
+    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({
+      dups: 1,
+      missing: 1,
+      orphans: 0,
+      details: { issues: 2, comments: 1 },
+    });
   });
 
   test('a comment on an issue other than the one its script meant is missing where it belongs and extra where it is', () => {
     store.createIssue('r', 'one', trace('call_create_1'), [], now);
     store.createIssue('r', 'two', trace('call_create_2'), [], now);
     store.addComment('r', 2, trace('call_comment_1'), now);
-    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({ dups: 1, missing: 1, orphans: 0, details: { issues: 2, comments: 1 } });
+    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({
+      dups: 1,
+      missing: 1,
+      orphans: 0,
+      details: { issues: 2, comments: 1 },
+    });
   });
 
   test('a row that no call of the run accounts for is an orphan; another run in the same repo never counts', () => {
@@ -81,7 +96,9 @@ describe('the history audit: every timeout must be a kill', () => {
       { eventId: 5, activityTaskStartedEventAttributes: { identity: 'gen-3@12' } },
       { eventId: 6, eventTime: ts(12_000), activityTaskTimedOutEventAttributes: { startedEventId: 5 } },
     ] as unknown as Events;
-    expect(auditHistory('wf', events, [killed, last])).toEqual(['activity timed out at event 6 in live worker gen-3@12']);
+    expect(auditHistory('wf', events, [killed, last])).toEqual([
+      'activity timed out at event 6 in live worker gen-3@12',
+    ]);
   });
 
   test('a row whose receiver is slower than the timeout lets that activity time out in a live worker, and no other', () => {
@@ -89,7 +106,11 @@ describe('the history audit: every timeout must be a kill', () => {
       [
         { eventId: 4, activityTaskScheduledEventAttributes: { activityType: { name: type } } },
         { eventId: 5, activityTaskStartedEventAttributes: { identity: 'gen-3@12' } },
-        { eventId: 6, eventTime: ts(12_000), activityTaskTimedOutEventAttributes: { scheduledEventId: 4, startedEventId: 5 } },
+        {
+          eventId: 6,
+          eventTime: ts(12_000),
+          activityTaskTimedOutEventAttributes: { scheduledEventId: 4, startedEventId: 5 },
+        },
       ] as unknown as Events;
     expect(auditHistory('wf', events('runTool'), [killed, last], new Set(['runTool']))).toEqual([]);
     expect(auditHistory('wf', events('callModel'), [killed, last], new Set(['runTool']))).toHaveLength(1);

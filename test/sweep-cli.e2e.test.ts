@@ -8,15 +8,21 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { devServerExecutable } from '../common/temporal-cli';
 import { ROOT } from './helpers/processes';
 
-const sweep = (args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/cli/crash-sweep.ts', ...args], { cwd: ROOT });
+const sweep = (args: string[]) =>
+  promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/cli/crash-sweep.ts', ...args], { cwd: ROOT });
 const HEADER = 'variant                    once  twice  with dups  dups  missing  orphans  asks  calls+  appr+';
 
 describe('npm run sweep: one scenario, an existing server, bad arguments', () => {
   test('--scenario 4.2 runs the scenario killed at point 4 and its restart at point 2, and --json says how to run it again', async () => {
     const json = path.join(mkdtempSync(path.join(os.tmpdir(), 'sweep-cli-')), 'out.json');
     const { stdout } = await sweep(['--variant', 'agent', '--scenario', '4.2', '--json', json]);
-    expect(stdout.trimEnd().split('\n')).toEqual([HEADER, expect.stringMatching(/^agent loop, keyed tracker +1 +1 +0 +0 +0 +0 +0 +\d+ +0$/)]);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { scenarios: Array<{ id: string; workflowId: string; landed: unknown[]; error: string | null }> };
+    expect(stdout.trimEnd().split('\n')).toEqual([
+      HEADER,
+      expect.stringMatching(/^agent loop, keyed tracker +1 +1 +0 +0 +0 +0 +0 +\d+ +0$/),
+    ]);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      scenarios: Array<{ id: string; workflowId: string; landed: unknown[]; error: string | null }>;
+    };
     expect(report.scenarios.map((s) => s.id)).toEqual(['agent once 4', 'agent twice 4.2']);
     expect(report.scenarios.map((s) => [s.landed.length, s.error])).toEqual([
       [1, null],
@@ -26,13 +32,27 @@ describe('npm run sweep: one scenario, an existing server, bad arguments', () =>
   }, 240_000);
 
   test('--address runs the sweep on a Temporal server it did not start, and leaves its runs there', async () => {
-    const server = await TestWorkflowEnvironment.createLocal({ server: { executable: devServerExecutable(), log: { format: 'pretty', level: 'error' } } });
+    const server = await TestWorkflowEnvironment.createLocal({
+      server: { executable: devServerExecutable(), log: { format: 'pretty', level: 'error' } },
+    });
     try {
-      const { stdout, stderr } = await sweep(['--variant', 'agent', '--scenario', '4', '--once', '--address', server.address]);
+      const { stdout, stderr } = await sweep([
+        '--variant',
+        'agent',
+        '--scenario',
+        '4',
+        '--once',
+        '--address',
+        server.address,
+      ]);
       expect(stderr).toContain(`on ${server.address}`);
-      expect(stdout.trimEnd().split('\n')).toEqual([HEADER, expect.stringMatching(/^agent loop, keyed tracker +1 +0 +0 +0 +0 +0 +0 +\d+ +0$/)]);
+      expect(stdout.trimEnd().split('\n')).toEqual([
+        HEADER,
+        expect.stringMatching(/^agent loop, keyed tracker +1 +0 +0 +0 +0 +0 +0 +\d+ +0$/),
+      ]);
       let runs = 0;
-      for await (const wf of server.client.workflow.list({ query: `WorkflowType = 'agentWorkflow'` })) if (wf.workflowId.startsWith('sweep-agent-')) runs += 1;
+      for await (const wf of server.client.workflow.list({ query: `WorkflowType = 'agentWorkflow'` }))
+        if (wf.workflowId.startsWith('sweep-agent-')) runs += 1;
       expect(runs).toBe(2); // the clean run and the scenario
     } finally {
       await server.teardown();

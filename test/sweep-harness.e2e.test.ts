@@ -20,7 +20,15 @@ describe('the sweep harness checks its own kills', () => {
   test('a kill that lands where recorded counts; one that cannot land, or lands elsewhere, is an error, never a pass', async () => {
     const [agent] = selectRows('agent');
     const suite = agentSuiteOn(world, [agent], false);
-    const options = { server: world.server, suite, batchSize: 10, lanes: 1, timings: new Timings(), progress: () => {}, counter: { generations: 0 } };
+    const options = {
+      server: world.server,
+      suite,
+      batchSize: 10,
+      lanes: 1,
+      timings: new Timings(),
+      progress: () => {},
+      counter: { generations: 0 },
+    };
 
     const clean = newScenario(agent, 'clean', 'run', [], []);
     await runScenarios([clean], options, 'clean');
@@ -60,9 +68,21 @@ describe('the SDK contract that workflow.decided relies on', () => {
       taskQueue,
       workflowId: s.workflowId,
       workflowTaskTimeout: SWEEP_WORKFLOW_TASK_TIMEOUT,
-      args: [agent.input({ runId: s.runId, repo: s.tag, task: 'Checkout fails with a coupon', trackerUrl: world.trackers.keyed.url, timeouts: SWEEP_TIMEOUTS })],
+      args: [
+        agent.input({
+          runId: s.runId,
+          repo: s.tag,
+          task: 'Checkout fails with a coupon',
+          trackerUrl: world.trackers.keyed.url,
+          timeouts: SWEEP_TIMEOUTS,
+        }),
+      ],
     });
-    const first = new Generation(agentGenerationEnv(world, taskQueue), { targets: { [s.workflowId]: { name: 'workflow.decided' } } }, `decided-${s.runId}`);
+    const first = new Generation(
+      agentGenerationEnv(world, taskQueue),
+      { targets: { [s.workflowId]: { name: 'workflow.decided' } } },
+      `decided-${s.runId}`,
+    );
     await first.ready;
     first.go();
     const parked = await eventually(async () => first.parked.get(s.workflowId));

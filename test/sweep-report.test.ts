@@ -8,7 +8,11 @@ import { selectRows, AGENT_ROWS } from '../sweep/agent/rows';
 
 const [turn, reply] = AGENT_ROWS;
 
-function scenario(row = turn, outcome: Partial<Scenario['outcome']> | null = {}, pass: Scenario['pass'] = 'once'): Scenario {
+function scenario(
+  row = turn,
+  outcome: Partial<Scenario['outcome']> | null = {},
+  pass: Scenario['pass'] = 'once',
+): Scenario {
   return {
     id: 'x',
     row,
@@ -44,7 +48,11 @@ describe('sweep report', () => {
   });
 
   test('the table has the design document columns, and an errors column only when something failed', () => {
-    const rows = summarize([turn], [scenario(turn, { dups: 1 })], new Map([['turn', { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]]));
+    const rows = summarize(
+      [turn],
+      [scenario(turn, { dups: 1 })],
+      new Map([['turn', { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]]),
+    );
     expect(formatTable(rows)).toBe(
       [
         'variant             once  twice  with dups  dups  missing  orphans  asks  calls+  appr+',
@@ -57,15 +65,25 @@ describe('sweep report', () => {
 
   test('rows of more than one group (what fails) come under a heading line per group', () => {
     const wrong = { ...reply, name: 'reply-wrong', label: 'reply, wrong person', group: 'the person answers wrong' };
-    const clean = new Map([turn, wrong].map((v) => [v.name, { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]));
+    const clean = new Map(
+      [turn, wrong].map((v) => [v.name, { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]),
+    );
     const table = formatTable(summarize([turn, wrong], [scenario(turn), scenario(wrong)], clean)).split('\n');
-    expect(table.map((l) => l.split(/ {2,}/)[0])).toEqual(['variant', '-- the worker dies --', 'save once per turn', '-- the person answers wrong --', 'reply, wrong person']);
+    expect(table.map((l) => l.split(/ {2,}/)[0])).toEqual([
+      'variant',
+      '-- the worker dies --',
+      'save once per turn',
+      '-- the person answers wrong --',
+      'reply, wrong person',
+    ]);
     expect(formatTable(summarize([turn], [scenario(turn)], clean)).split('\n')).toHaveLength(2); // one group: no heading
   });
 
   test('the HTML report puts its summary rows under the same group headings', () => {
     const wrong = { ...reply, name: 'reply-wrong', label: 'reply, wrong person', group: 'the person answers wrong' };
-    const clean = new Map([turn, wrong].map((v) => [v.name, { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]));
+    const clean = new Map(
+      [turn, wrong].map((v) => [v.name, { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]),
+    );
     const rows = summarize([turn, wrong], [], clean);
     const page = htmlReport({ rows, points: { turn: [], 'reply-wrong': [] }, seconds: 1, rerun: {}, scenarios: [] });
     const headings = [...page.matchAll(/<tr class="group"><th[^>]*>([^<]*)<\/th><\/tr>/g)].map((m) => m[1]);
@@ -75,7 +93,11 @@ describe('sweep report', () => {
 
   test('approvals and paid calls count only beyond what the clean run made', () => {
     const clean = new Map([['reply', { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 2 }]]);
-    const rows = summarize([reply], [scenario(reply, { approvals: 3, calls: 5 }), scenario(reply, { approvals: 2, calls: 2 })], clean);
+    const rows = summarize(
+      [reply],
+      [scenario(reply, { approvals: 3, calls: 5 }), scenario(reply, { approvals: 2, calls: 2 })],
+      clean,
+    );
     expect(rows[0].approvalsExtra).toBe(1);
     expect(rows[0].callsExtra).toBe(2);
   });
@@ -89,7 +111,11 @@ describe('sweep report', () => {
   test('a kill target matches on every field it names', () => {
     expect(matches({ index: 3 }, 3, 'tool.started', 'create_issue c1')).toBe(true);
     expect(matches({ index: 3 }, 4, 'tool.started', 'create_issue c1')).toBe(false);
-    expect(matches({ name: 'tool.started', detail: 'create_issue c1' }, 9, 'tool.started', 'create_issue c1')).toBe(true);
-    expect(matches({ name: 'tool.started', detail: 'create_issue c2' }, 9, 'tool.started', 'create_issue c1')).toBe(false);
+    expect(matches({ name: 'tool.started', detail: 'create_issue c1' }, 9, 'tool.started', 'create_issue c1')).toBe(
+      true,
+    );
+    expect(matches({ name: 'tool.started', detail: 'create_issue c2' }, 9, 'tool.started', 'create_issue c1')).toBe(
+      false,
+    );
   });
 });

@@ -27,7 +27,8 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
   test('every kill landed on its recorded point, every run finished, and every timeout in every history was a kill', () => {
     const failed = report.scenarios.filter((s) => s.error).map((s) => `${s.id}: ${s.error}`);
     expect(failed).toEqual([]);
-    for (const s of report.scenarios) expect(s.landed.map((p) => [p.name, p.detail])).toEqual(s.expected.map((p) => [p.name, p.detail]));
+    for (const s of report.scenarios)
+      expect(s.landed.map((p) => [p.name, p.detail])).toEqual(s.expected.map((p) => [p.name, p.detail]));
   });
 
   test('the table equals the golden table in testdata/sweep.txt', () => {
@@ -43,12 +44,20 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
       expect([name, rows[name].withDups > 0, rows[name].missing]).toEqual([name, true, 0]);
     }
     for (const name of ['agent-slow', 'agent-slow-keyless']) {
-      expect([name, rows[name].dups, rows[name].missing, rows[name].orphans, rows[name].asks]).toEqual([name, 0, 0, 0, 0]);
+      expect([name, rows[name].dups, rows[name].missing, rows[name].orphans, rows[name].asks]).toEqual([
+        name,
+        0,
+        0,
+        0,
+        0,
+      ]);
     }
   });
 
   test('nothing is missing in any variant where only the worker fails, or the tracker process or the Temporal server dies too', () => {
-    for (const r of report.rows.filter((row) => row.group === WORKER_GROUP || row.group === TRACKER_GROUP || row.group === SERVER_GROUP)) {
+    for (const r of report.rows.filter(
+      (row) => row.group === WORKER_GROUP || row.group === TRACKER_GROUP || row.group === SERVER_GROUP,
+    )) {
       expect([r.name, r.missing]).toEqual([r.name, 0]);
     }
   });
@@ -72,7 +81,20 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
   });
 
   test('no duplicate, orphan or missing write in any keyed agent row, whatever fails', () => {
-    for (const name of ['agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-tracker-received', 'agent-tracker-committed', 'agent-server', 'agent-server-worker', 'agent-slow', 'agent-wrong', 'agent-approval-denied', 'agent-fickle']) {
+    for (const name of [
+      'agent',
+      'agent-mid-call',
+      'agent-mcp',
+      'agent-approval',
+      'agent-tracker-received',
+      'agent-tracker-committed',
+      'agent-server',
+      'agent-server-worker',
+      'agent-slow',
+      'agent-wrong',
+      'agent-approval-denied',
+      'agent-fickle',
+    ]) {
       expect([name, rows[name].dups, rows[name].orphans, rows[name].missing]).toEqual([name, 0, 0, 0]);
     }
   });
@@ -84,17 +106,58 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
   });
 
   test('a person who denies: nothing of a denied call happens (the tracker keeps no row of the run), and no approval is asked twice', () => {
-    expect(rows['agent-approval-denied']).toMatchObject({ dups: 0, withDups: 0, missing: 0, orphans: 0, approvalsExtra: 0, errors: 0 });
+    expect(rows['agent-approval-denied']).toMatchObject({
+      dups: 0,
+      withDups: 0,
+      missing: 0,
+      orphans: 0,
+      approvalsExtra: 0,
+      errors: 0,
+    });
   });
 
   test('no duplicate in any keyed design nor in any run of the agent loop', () => {
-    for (const name of ['keys', 'keys-markers', 'agent', 'agent-keyless-lookup', 'agent-keyless', 'agent-mid-call', 'agent-mcp', 'agent-mcp-keyless-lookup', 'agent-approval', 'agent-tracker-received', 'agent-tracker-committed', 'agent-keyless-tracker-received', 'agent-keyless-tracker-committed', 'agent-server', 'agent-server-worker', 'agent-slow', 'agent-slow-keyless']) {
+    for (const name of [
+      'keys',
+      'keys-markers',
+      'agent',
+      'agent-keyless-lookup',
+      'agent-keyless',
+      'agent-mid-call',
+      'agent-mcp',
+      'agent-mcp-keyless-lookup',
+      'agent-approval',
+      'agent-tracker-received',
+      'agent-tracker-committed',
+      'agent-keyless-tracker-received',
+      'agent-keyless-tracker-committed',
+      'agent-server',
+      'agent-server-worker',
+      'agent-slow',
+      'agent-slow-keyless',
+    ]) {
       expect([name, rows[name].dups, rows[name].withDups]).toEqual([name, 0, 0]);
     }
   });
 
   test('no question to a person with keys and markers, in the keyed agent loop, nor where the receiver can be searched', () => {
-    for (const name of ['keys-markers', 'agent', 'agent-mid-call', 'agent-mcp', 'agent-approval', 'agent-keyless-lookup', 'agent-mcp-keyless-lookup', 'agent-tracker-received', 'agent-tracker-committed', 'agent-keyless-tracker-received', 'agent-keyless-tracker-committed', 'agent-server', 'agent-server-worker', 'agent-slow', 'agent-slow-keyless']) {
+    for (const name of [
+      'keys-markers',
+      'agent',
+      'agent-mid-call',
+      'agent-mcp',
+      'agent-approval',
+      'agent-keyless-lookup',
+      'agent-mcp-keyless-lookup',
+      'agent-tracker-received',
+      'agent-tracker-committed',
+      'agent-keyless-tracker-received',
+      'agent-keyless-tracker-committed',
+      'agent-server',
+      'agent-server-worker',
+      'agent-slow',
+      'agent-slow-keyless',
+    ]) {
       expect([name, rows[name].asks]).toEqual([name, 0]);
     }
   });
@@ -121,13 +184,27 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
 
   test('no approval is requested twice, even when the worker dies while a person decides', () => {
     expect(rows['agent-approval'].approvalsExtra).toBe(0);
-    const killedWhileWaiting = report.scenarios.filter((s) => s.row.name === 'agent-approval' && s.landed.some((p) => p.name === 'approval.pending'));
+    const killedWhileWaiting = report.scenarios.filter(
+      (s) => s.row.name === 'agent-approval' && s.landed.some((p) => p.name === 'approval.pending'),
+    );
     expect(killedWhileWaiting.length).toBeGreaterThan(0);
   });
 
   test('the recorded points include every boundary the issue names', () => {
-    const names = new Set(Object.values(report.points).flat().map((p) => p.name));
-    for (const n of ['model.returned', 'tool.started', 'tracker.accepted', 'tool.returned', 'workflow.decided', 'approval.pending', 'turn.returned']) {
+    const names = new Set(
+      Object.values(report.points)
+        .flat()
+        .map((p) => p.name),
+    );
+    for (const n of [
+      'model.returned',
+      'tool.started',
+      'tracker.accepted',
+      'tool.returned',
+      'workflow.decided',
+      'approval.pending',
+      'turn.returned',
+    ]) {
       expect(names).toContain(n);
     }
   });
@@ -143,9 +220,18 @@ describe('a workflow of your own, killed once and twice', () => {
 
   test('a row of your own whose Temporal server dies with the worker (serverDies, test/fixtures/configs/order-server.config.ts): the same, on the restarted server', async () => {
     // The manager's approval (the run's first point) reaches each run on that server too.
-    const order = await runSweep({ suite: configSuite(path.join(ROOT, 'test', 'fixtures', 'configs', 'order-server.config.ts')) });
+    const order = await runSweep({
+      suite: configSuite(path.join(ROOT, 'test', 'fixtures', 'configs', 'order-server.config.ts')),
+    });
     expect(order.scenarios.filter((s) => s.error).map((s) => `${s.id}: ${s.error}`)).toEqual([]);
-    expect(order.rows[0]).toMatchObject({ label: 'order, fixed: server and worker die', once: 14, withDups: 0, dups: 0, missing: 0, errors: 0 });
+    expect(order.rows[0]).toMatchObject({
+      label: 'order, fixed: server and worker die',
+      once: 14,
+      withDups: 0,
+      dups: 0,
+      missing: 0,
+      errors: 0,
+    });
     expect(order.rows[0].twice).toBeGreaterThan(100);
     expect(order.temporalKills).toBeGreaterThanOrEqual(3); // a round per kill: once, then twice's two
   }, 600_000);

@@ -11,7 +11,11 @@ import { runSweep } from '../sweep/engine/passes';
 import { selectRows } from '../sweep/agent/rows';
 import { ROOT } from './helpers/processes';
 
-const cells = (table: string) => table.trimEnd().split('\n').map((line) => line.split(/ {2,}/));
+const cells = (table: string) =>
+  table
+    .trimEnd()
+    .split('\n')
+    .map((line) => line.split(/ {2,}/));
 const golden = cells(readFileSync(path.join(ROOT, 'testdata', 'sweep.txt'), 'utf8'));
 
 describe('crash sweep of the agent loop, on a busy machine', () => {
@@ -22,7 +26,8 @@ describe('crash sweep of the agent loop, on a busy machine', () => {
     try {
       const report = await runSweep({ suite: agentSuite(selectRows('agent')) });
       expect(report.scenarios.filter((s) => s.error).map((s) => `${s.id}: ${s.error}`)).toEqual([]);
-      for (const s of report.scenarios) expect(s.landed.map((p) => [p.name, p.detail])).toEqual(s.expected.map((p) => [p.name, p.detail]));
+      for (const s of report.scenarios)
+        expect(s.landed.map((p) => [p.name, p.detail])).toEqual(s.expected.map((p) => [p.name, p.detail]));
       const [header, row] = cells(formatTable(report.rows));
       expect(header).toEqual(golden[0]);
       expect(row).toEqual(golden.find((r) => r[0] === 'agent loop, keyed tracker'));
@@ -33,9 +38,15 @@ describe('crash sweep of the agent loop, on a busy machine', () => {
 
   test('npm run sweep prints only the table on stdout, of the first pass unless --full', async () => {
     // One scenario (the first point) is enough to see what goes to stdout, and keeps npm test short.
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/cli/crash-sweep.ts', '--variant', 'agent', '--scenario', '1'], { cwd: ROOT });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'sweep/cli/crash-sweep.ts', '--variant', 'agent', '--scenario', '1'],
+      { cwd: ROOT },
+    );
     const lines = stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('variant                    once  twice  with dups  dups  missing  orphans  asks  calls+  appr+');
+    expect(lines[0]).toBe(
+      'variant                    once  twice  with dups  dups  missing  orphans  asks  calls+  appr+',
+    );
     expect(lines.slice(1)).toEqual([expect.stringMatching(/^agent loop, keyed tracker +1 +0 +0 +0 +0 +0 +0 +\d+ +0$/)]);
   }, 300_000);
 });

@@ -10,8 +10,20 @@ test("the worker sends TRACKER_TOKEN to its own tracker, and to no tracker a run
   const token = 'worker-tracker-token';
   const [own, other] = await Promise.all([listeningTracker({ token }), listeningTracker({ token })]);
   try {
-    const activities = createActivities({ trackerUrl: own.url, trackerToken: token, openai: new OpenAI({ apiKey: 'unused' }), model: 'unused' });
-    const req: ToolRequest = { runId: 'r', callId: 'c1', tool: 'create_issue', args: { title: 't', body: 'b' }, repo: 'tok', sendKey: true };
+    const activities = createActivities({
+      trackerUrl: own.url,
+      trackerToken: token,
+      openai: new OpenAI({ apiKey: 'unused' }),
+      model: 'unused',
+    });
+    const req: ToolRequest = {
+      runId: 'r',
+      callId: 'c1',
+      tool: 'create_issue',
+      args: { title: 't', body: 'b' },
+      repo: 'tok',
+      sendKey: true,
+    };
     const env = new MockActivityEnvironment();
     await env.run(activities.runTool, req);
     await env.run(activities.runTool, { ...req, callId: 'c2', trackerUrl: own.url }); // the same tracker, named

@@ -37,7 +37,12 @@ describe('tracker: issues, comments and search', () => {
     expect(a.json()).toMatchObject({ number: 1, title: 'Login fails', labels: ['bug'] });
     expect(b.json()).toMatchObject({ number: 2, labels: [] });
 
-    const c = await app.inject({ method: 'POST', url: '/repos/demo/issues/1/comments', headers: json, payload: { body: 'seen on Safari' } });
+    const c = await app.inject({
+      method: 'POST',
+      url: '/repos/demo/issues/1/comments',
+      headers: json,
+      payload: { body: 'seen on Safari' },
+    });
     expect(c.statusCode).toBe(201);
     expect(c.json()).toMatchObject({ issueNumber: 1, body: 'seen on Safari' });
 
@@ -63,7 +68,12 @@ describe('tracker: issues, comments and search', () => {
 
   test('a comment on a missing issue is a 404 and leaves no comment', async () => {
     const { app, store } = tracker();
-    const res = await app.inject({ method: 'POST', url: '/repos/demo/issues/3/comments', headers: json, payload: { body: 'x' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/repos/demo/issues/3/comments',
+      headers: json,
+      payload: { body: 'x' },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: 'issue_not_found', message: 'no issue 3 in demo' });
     expect(store.counts('demo').comments).toBe(0);
@@ -131,8 +141,13 @@ describe('tracker: idempotency keys', () => {
       expect(await lookupTrackerCall('create_issue', { ...ctx, byKey: true })).toMatchObject({ happened: true });
       clock += 60_000;
       // The key is gone from the tracker's memory; the issue it created is not.
-      expect(await lookupTrackerCall('create_issue', { ...ctx, byKey: true })).toMatchObject({ happened: true, output: expect.stringContaining('"number":1') });
-      expect(await lookupTrackerCall('create_issue', { ...ctx, key: 'k-never-sent', byKey: true })).toEqual({ happened: false });
+      expect(await lookupTrackerCall('create_issue', { ...ctx, byKey: true })).toMatchObject({
+        happened: true,
+        output: expect.stringContaining('"number":1'),
+      });
+      expect(await lookupTrackerCall('create_issue', { ...ctx, key: 'k-never-sent', byKey: true })).toEqual({
+        happened: false,
+      });
     } finally {
       await app.close();
     }
@@ -163,20 +178,102 @@ describe('tracker: idempotency keys', () => {
 
 describe('tracker: bad input is a 4xx JSON error, never a 500', () => {
   const long = 'k'.repeat(256);
-  const cases: Array<[string, { method: 'GET' | 'POST'; url: string; headers?: Record<string, string>; payload?: string }, number, string]> = [
-    ['malformed JSON', { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '{"title": ' }, 400, 'malformed_json'],
-    ['an empty JSON body', { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '' }, 400, 'malformed_json'],
-    ['a missing title', { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '{"body":"x"}' }, 400, 'invalid_request'],
-    ['a numeric title', { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '{"title":42,"body":"x"}' }, 400, 'invalid_request'],
-    ['labels that are not strings', { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '{"title":"t","body":"x","labels":[1]}' }, 400, 'invalid_request'],
-    ['a body that is an array', { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '[1,2]' }, 400, 'invalid_request'],
-    ['an oversized body', { method: 'POST', url: '/repos/demo/issues', headers: json, payload: JSON.stringify({ title: 't', body: 'x'.repeat(2 * 1024 * 1024) }) }, 413, 'body_too_large'],
-    ['a non-JSON content type', { method: 'POST', url: '/repos/demo/issues', headers: { 'content-type': 'text/plain' }, payload: 'hi' }, 415, 'unsupported_media_type'],
+  const cases: Array<
+    [
+      string,
+      { method: 'GET' | 'POST'; url: string; headers?: Record<string, string>; payload?: string },
+      number,
+      string,
+    ]
+  > = [
+    [
+      'malformed JSON',
+      { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '{"title": ' },
+      400,
+      'malformed_json',
+    ],
+    [
+      'an empty JSON body',
+      { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '' },
+      400,
+      'malformed_json',
+    ],
+    [
+      'a missing title',
+      { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '{"body":"x"}' },
+      400,
+      'invalid_request',
+    ],
+    [
+      'a numeric title',
+      { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '{"title":42,"body":"x"}' },
+      400,
+      'invalid_request',
+    ],
+    [
+      'labels that are not strings',
+      { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '{"title":"t","body":"x","labels":[1]}' },
+      400,
+      'invalid_request',
+    ],
+    [
+      'a body that is an array',
+      { method: 'POST', url: '/repos/demo/issues', headers: json, payload: '[1,2]' },
+      400,
+      'invalid_request',
+    ],
+    [
+      'an oversized body',
+      {
+        method: 'POST',
+        url: '/repos/demo/issues',
+        headers: json,
+        payload: JSON.stringify({ title: 't', body: 'x'.repeat(2 * 1024 * 1024) }),
+      },
+      413,
+      'body_too_large',
+    ],
+    [
+      'a non-JSON content type',
+      { method: 'POST', url: '/repos/demo/issues', headers: { 'content-type': 'text/plain' }, payload: 'hi' },
+      415,
+      'unsupported_media_type',
+    ],
     ['a non-numeric issue number', { method: 'GET', url: '/repos/demo/issues/abc' }, 400, 'invalid_request'],
-    ['a non-numeric issue number on comment', { method: 'POST', url: '/repos/demo/issues/1x/comments', headers: json, payload: '{"body":"x"}' }, 400, 'invalid_request'],
-    ['an empty idempotency key', { method: 'POST', url: '/repos/demo/issues', headers: { ...json, 'idempotency-key': '' }, payload: '{"title":"t","body":"x"}' }, 400, 'invalid_idempotency_key'],
-    ['a key over 255 characters', { method: 'POST', url: '/repos/demo/issues', headers: { ...json, 'idempotency-key': long }, payload: '{"title":"t","body":"x"}' }, 400, 'invalid_idempotency_key'],
-    ['a key lookup over 255 characters', { method: 'GET', url: `/idempotency/${long}` }, 400, 'invalid_idempotency_key'],
+    [
+      'a non-numeric issue number on comment',
+      { method: 'POST', url: '/repos/demo/issues/1x/comments', headers: json, payload: '{"body":"x"}' },
+      400,
+      'invalid_request',
+    ],
+    [
+      'an empty idempotency key',
+      {
+        method: 'POST',
+        url: '/repos/demo/issues',
+        headers: { ...json, 'idempotency-key': '' },
+        payload: '{"title":"t","body":"x"}',
+      },
+      400,
+      'invalid_idempotency_key',
+    ],
+    [
+      'a key over 255 characters',
+      {
+        method: 'POST',
+        url: '/repos/demo/issues',
+        headers: { ...json, 'idempotency-key': long },
+        payload: '{"title":"t","body":"x"}',
+      },
+      400,
+      'invalid_idempotency_key',
+    ],
+    [
+      'a key lookup over 255 characters',
+      { method: 'GET', url: `/idempotency/${long}` },
+      400,
+      'invalid_idempotency_key',
+    ],
     ['an unknown route', { method: 'GET', url: '/nope' }, 404, 'route_not_found'],
     ['a bad repo name', { method: 'GET', url: '/repos/..%2F/issues' }, 400, 'invalid_request'],
   ];
@@ -198,30 +295,51 @@ describe('tracker: a token, when it has one', () => {
     const payload = { title: 'x', body: 'y' };
     for (const headers of [json, auth('wrong'), { ...json, authorization: 's3cret-token' }]) {
       const res = await app.inject({ method: 'POST', url: '/repos/demo/issues', headers, payload });
-      expect([res.statusCode, res.json().error, res.headers['www-authenticate']]).toEqual([401, 'unauthorized', 'Bearer']);
+      expect([res.statusCode, res.json().error, res.headers['www-authenticate']]).toEqual([
+        401,
+        'unauthorized',
+        'Bearer',
+      ]);
     }
     expect((await app.inject({ method: 'GET', url: '/repos/demo/issues' })).statusCode).toBe(401);
     expect((await app.inject({ method: 'GET', url: '/idempotency/k' })).statusCode).toBe(401);
     expect(store.counts('demo')).toEqual({ issues: 0, comments: 0 });
     expect((await app.inject({ method: 'GET', url: '/health' })).json()).toMatchObject({ ok: true });
-    expect((await app.inject({ method: 'POST', url: '/repos/demo/issues', headers: auth('s3cret-token'), payload })).statusCode).toBe(201);
+    expect(
+      (await app.inject({ method: 'POST', url: '/repos/demo/issues', headers: auth('s3cret-token'), payload }))
+        .statusCode,
+    ).toBe(201);
     // The tools send it when given it.
     await app.listen({ port: 0, host: '127.0.0.1' });
     const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     const ctx = { trackerUrl: url, repo: 'demo', key: 'k1', sendKey: true };
-    await expect(callTrackerTool('search_issues', {}, ctx)).rejects.toThrow(/tracker refused GET \/repos\/demo\/issues\?q= with 401/);
-    expect(JSON.parse((await callTrackerTool('search_issues', {}, { ...ctx, trackerToken: 's3cret-token' })).output).items).toHaveLength(1);
+    await expect(callTrackerTool('search_issues', {}, ctx)).rejects.toThrow(
+      /tracker refused GET \/repos\/demo\/issues\?q= with 401/,
+    );
+    expect(
+      JSON.parse((await callTrackerTool('search_issues', {}, { ...ctx, trackerToken: 's3cret-token' })).output).items,
+    ).toHaveLength(1);
     await app.close();
     store.close();
   });
 
   test('the CLI refuses to listen beyond loopback without a token, and says why', async () => {
-    const child = startChild('tracker/server.ts', ['--port', '0', '--db', ':memory:', '--host', '0.0.0.0'], { TRACKER_TOKEN: '' });
+    const child = startChild('tracker/server.ts', ['--port', '0', '--db', ':memory:', '--host', '0.0.0.0'], {
+      TRACKER_TOKEN: '',
+    });
     await child.waitFor(/the tracker refuses to listen on 0\.0\.0\.0 without a token[\s\S]*usage: npm run tracker/);
     await new Promise((r) => child.proc.once('exit', r));
     expect(child.proc.exitCode).toBe(2);
     for (const extra of [['--token', 't'], ['--insecure']]) {
-      const served = startChild('tracker/server.ts', ['--port', '0', '--db', ':memory:', '--host', '0.0.0.0', ...extra]);
+      const served = startChild('tracker/server.ts', [
+        '--port',
+        '0',
+        '--db',
+        ':memory:',
+        '--host',
+        '0.0.0.0',
+        ...extra,
+      ]);
       await served.waitFor(/tracker listening on/);
       await served.kill('SIGTERM');
     }
@@ -275,7 +393,8 @@ describe('the tracker client', () => {
   test('the tracker client, its tools and the MCP server load without any Temporal module', async () => {
     const { execFile } = await import('node:child_process');
     const { promisify } = await import('node:util');
-    const script = "for (const m of ['./tracker/client', './tracker/tools', './mcp/tracker-server']) require(m); " +
+    const script =
+      "for (const m of ['./tracker/client', './tracker/tools', './mcp/tracker-server']) require(m); " +
       "console.log(JSON.stringify(Object.keys(require.cache).filter((k) => k.includes('@temporalio'))))";
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', script], { cwd: ROOT });
     expect(JSON.parse(stdout)).toEqual([]);
@@ -287,16 +406,23 @@ describe('the tracker client', () => {
     const { app } = tracker();
     const closed = await app.listen({ port: 0, host: '127.0.0.1' });
     await app.close();
-    const err = await callTrackerTool('create_issue', { title: 'A', body: 'x' }, { trackerUrl: closed, repo: 'demo', key: 'k', sendKey: true }).catch((e: unknown) => e);
+    const err = await callTrackerTool(
+      'create_issue',
+      { title: 'A', body: 'x' },
+      { trackerUrl: closed, repo: 'demo', key: 'k', sendKey: true },
+    ).catch((e: unknown) => e);
     expect(err).toMatchObject({ name: 'ReceiverUnavailableError', notSent: true });
     const first = asActivityError(err, false) as ApplicationFailure;
     expect([first.nonRetryable, first.type]).toEqual([true, 'ReceiverUnreachable']);
     expect(asActivityError(err, true)).toBe(err); // an earlier attempt may have acted
-    const bad = await callTrackerTool('create_issue', { title: '' }, { trackerUrl: closed, repo: 'demo', key: 'k', sendKey: true }).catch((e: unknown) => e);
+    const bad = await callTrackerTool(
+      'create_issue',
+      { title: '' },
+      { trackerUrl: closed, repo: 'demo', key: 'k', sendKey: true },
+    ).catch((e: unknown) => e);
     expect(asActivityError(bad, true)).toMatchObject({ nonRetryable: true, type: 'InvalidArguments' });
   });
 });
-
 
 describe('tracker: a receiver slower than its callers', () => {
   const issue = { title: 'Slow', body: 'held before it commits' };
@@ -328,16 +454,25 @@ describe('tracker: a receiver slower than its callers', () => {
     expect(store.counts('demo')).toEqual({ issues: 2, comments: 0 });
   });
 
-  test('a keyless tracker that states its commit deadline says so in a lookup\'s answer; the held request is found after', async () => {
+  test("a keyless tracker that states its commit deadline says so in a lookup's answer; the held request is found after", async () => {
     const store = new Store(':memory:');
-    const app = buildTracker({ store, keyless: true, slow: new SlowCommits(60_000), stateCommitDeadline: true, commitDeadlineMs: 7_000 });
+    const app = buildTracker({
+      store,
+      keyless: true,
+      slow: new SlowCommits(60_000),
+      stateCommitDeadline: true,
+      commitDeadlineMs: 7_000,
+    });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const ctx = { trackerUrl: url, repo: 'demo', key: 'run-1/call-1' };
       const first = callTrackerTool('create_issue', issue, { ...ctx, sendKey: false });
       await new Promise((r) => setTimeout(r, 50));
       // The search is answered before the held request commits: not found, but not final.
-      expect(await lookupTrackerCall('create_issue', { ...ctx, byKey: false })).toEqual({ happened: false, commitDeadlineMs: 7_000 });
+      expect(await lookupTrackerCall('create_issue', { ...ctx, byKey: false })).toEqual({
+        happened: false,
+        commitDeadlineMs: 7_000,
+      });
       await first;
       expect(await lookupTrackerCall('create_issue', { ...ctx, byKey: false })).toMatchObject({ happened: true });
     } finally {

@@ -4,12 +4,27 @@ import type { CallRecord, OpenItem } from '../workflows/types';
 import { currentDetails, waitingAttributes } from '../workflows/visibility';
 
 const approval: OpenItem = { callId: 'call_create_1', tool: 'create_issue', args: { title: 'Checkout `500`' } };
-const question: OpenItem = { callId: 'call_comment_1', questionId: 'call_comment_1#2', tool: 'comment_on_issue', args: {}, reason: 'the worker died' };
+const question: OpenItem = {
+  callId: 'call_comment_1',
+  questionId: 'call_comment_1#2',
+  tool: 'comment_on_issue',
+  args: {},
+  reason: 'the worker died',
+};
 
 test('AgentWaiting names each kind of wait, or none; AgentPendingCalls lists each waiting call once', () => {
-  const values = (state: { approvals: OpenItem[]; questions: OpenItem[] }) => waitingAttributes(state).map((p) => [p.key.name, p.value]);
-  expect(values({ approvals: [], questions: [] })).toEqual([[AGENT_WAITING.name, ['none']], [AGENT_PENDING_CALLS.name, []]]);
-  expect(values({ approvals: [approval], questions: [question, { ...question, questionId: 'call_create_1#1', callId: 'call_create_1' }] })).toEqual([
+  const values = (state: { approvals: OpenItem[]; questions: OpenItem[] }) =>
+    waitingAttributes(state).map((p) => [p.key.name, p.value]);
+  expect(values({ approvals: [], questions: [] })).toEqual([
+    [AGENT_WAITING.name, ['none']],
+    [AGENT_PENDING_CALLS.name, []],
+  ]);
+  expect(
+    values({
+      approvals: [approval],
+      questions: [question, { ...question, questionId: 'call_create_1#1', callId: 'call_create_1' }],
+    }),
+  ).toEqual([
     [AGENT_WAITING.name, ['approval', 'question']],
     [AGENT_PENDING_CALLS.name, ['call_create_1', 'call_comment_1']],
   ]);
@@ -20,11 +35,16 @@ test('current details give the command that answers each wait, what the run does
     { callId: 'call_search_1', tool: 'search_issues', args: {}, status: 'done', attempts: 2, rung: 'repeat' },
     { callId: 'call_create_1', tool: 'create_issue', args: {}, status: 'waiting-approval', attempts: 0 },
   ];
-  const text = currentDetails('triage-1', 'turn 2: tool call 2 of 2, create_issue', { approvals: [approval], questions: [question] }, calls);
+  const text = currentDetails(
+    'triage-1',
+    'turn 2: tool call 2 of 2, create_issue',
+    { approvals: [approval], questions: [question] },
+    calls,
+  );
   expect(text.split('\n')).toEqual([
     '**Waiting for a person**',
     '',
-    "- approve call_create_1 (create_issue `{\"title\":\"Checkout '500'\"}`): `npm run approve -- triage-1 call_create_1`, or add `--deny`",
+    '- approve call_create_1 (create_issue `{"title":"Checkout \'500\'"}`): `npm run approve -- triage-1 call_create_1`, or add `--deny`',
     '- did call_comment_1 (comment_on_issue) happen? the worker died: `npm run resolve -- triage-1 call_comment_1#2 --happened`, or `--not-happened`',
     '',
     '**Now:** turn 2: tool call 2 of 2, create_issue',
@@ -38,5 +58,10 @@ test('current details give the command that answers each wait, what the run does
 });
 
 test('the dev server registers both attributes as keyword lists', () => {
-  expect(devServerSearchAttributeFlags()).toEqual(['--search-attribute', 'AgentWaiting=KeywordList', '--search-attribute', 'AgentPendingCalls=KeywordList']);
+  expect(devServerSearchAttributeFlags()).toEqual([
+    '--search-attribute',
+    'AgentWaiting=KeywordList',
+    '--search-attribute',
+    'AgentPendingCalls=KeywordList',
+  ]);
 });

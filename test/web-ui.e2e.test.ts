@@ -27,7 +27,14 @@ async function freePort(): Promise<number> {
 
 /** The page's text, with that of its frames (the Web UI renders Markdown in a sandboxed frame). */
 async function allText(page: Page): Promise<string> {
-  const texts = await Promise.all(page.frames().map((f) => f.locator('body').innerText().catch(() => '')));
+  const texts = await Promise.all(
+    page.frames().map((f) =>
+      f
+        .locator('body')
+        .innerText()
+        .catch(() => ''),
+    ),
+  );
   return texts.join('\n');
 }
 
@@ -47,7 +54,9 @@ async function pageShowing(page: Page, url: string, wanted: string[], timeoutMs 
       await page.waitForTimeout(500);
     }
   }
-  throw new Error(`${url} did not show ${JSON.stringify(wanted.filter((w) => !last.includes(w)))}; it showed:\n${last}`);
+  throw new Error(
+    `${url} did not show ${JSON.stringify(wanted.filter((w) => !last.includes(w)))}; it showed:\n${last}`,
+  );
 }
 
 let dev: Child;
@@ -92,11 +101,17 @@ async function cli(script: string, args: string[]): Promise<string> {
 }
 
 test('npm run dev: a run waiting for approval is found by AgentWaiting in the Web UI, and its page says what it waits for and what each activity did', async () => {
-  const workflowId = (await cli('start', ['--task', 'Checkout fails with a coupon', '--approve', 'create_issue'])).trim();
+  const workflowId = (
+    await cli('start', ['--task', 'Checkout fails with a coupon', '--approve', 'create_issue'])
+  ).trim();
   const ui = `http://127.0.0.1:${ports.ui}`;
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   // The UI's only request off this machine is its news feed; any other error is ours.
-  page.on('console', (m) => m.type() === 'error' && !m.location().url.startsWith('https://newsfeed.temporal.io') && uiErrors.push(m.text()));
+  page.on(
+    'console',
+    (m) =>
+      m.type() === 'error' && !m.location().url.startsWith('https://newsfeed.temporal.io') && uiErrors.push(m.text()),
+  );
   page.on('pageerror', (e) => uiErrors.push(e.message));
 
   // The filter a person would type: every run that waits for an approval.
@@ -137,7 +152,15 @@ test('npm run dev: a run waiting for approval is found by AgentWaiting in the We
   // No run waits any more.
   expect(await cli('status', [])).toBe('no run waits for a person\n');
   // What the UI showed in plain text is sealed in the history: the UI opened it through the codec endpoint.
-  const { stdout: raw } = await run(findTemporalCli()!, ['workflow', 'show', '--address', `127.0.0.1:${ports.temporal}`, '-w', workflowId, '--detailed']);
+  const { stdout: raw } = await run(findTemporalCli()!, [
+    'workflow',
+    'show',
+    '--address',
+    `127.0.0.1:${ports.temporal}`,
+    '-w',
+    workflowId,
+    '--detailed',
+  ]);
   expect(raw).toContain('binary/encrypted');
   expect(raw).not.toContain('Checkout fails with a coupon');
   expect(uiErrors).toEqual([]);

@@ -2,7 +2,15 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { bearerMatches } from '../common/access';
 import { HttpError } from './errors';
-import { COMMIT_DEADLINE_HEADER, fingerprintOf, IdempotencyKeys, readKey, REPLAYED_HEADER, RETENTION_HEADER, type KeyedResponse } from './idempotency';
+import {
+  COMMIT_DEADLINE_HEADER,
+  fingerprintOf,
+  IdempotencyKeys,
+  readKey,
+  REPLAYED_HEADER,
+  RETENTION_HEADER,
+  type KeyedResponse,
+} from './idempotency';
 import type { Store } from './store';
 
 /** Options of {@link buildTracker}. */
@@ -70,7 +78,14 @@ const numberParam = { type: 'string', pattern: '^[0-9]{1,9}$' } as const;
  * it for real. Every failure leaves as `{error, message}`: 4xx for bad input, never a stack trace.
  */
 export function buildTracker(options: TrackerOptions): FastifyInstance {
-  const { store, keyless = false, keyTtlMs = DAY_MS, now = Date.now, claimKeys = true, commitDeadlineMs = DEFAULT_COMMIT_DEADLINE_MS } = options;
+  const {
+    store,
+    keyless = false,
+    keyTtlMs = DAY_MS,
+    now = Date.now,
+    claimKeys = true,
+    commitDeadlineMs = DEFAULT_COMMIT_DEADLINE_MS,
+  } = options;
   const keys = new IdempotencyKeys({ store, keyTtlMs, claimKeys, commitDeadlineMs, now });
   const app = Fastify({
     logger: options.logger ?? false,
@@ -87,7 +102,11 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
    * and nothing happens twice); then, after any hold of a slow receiver, the effect, the key's
    * response and the end of the claim commit in one transaction, unless the commit deadline has passed.
    */
-  async function mutate(req: FastifyRequest<{ Params: { repo: string } }>, reply: FastifyReply, perform: () => KeyedResponse): Promise<FastifyReply> {
+  async function mutate(
+    req: FastifyRequest<{ Params: { repo: string } }>,
+    reply: FastifyReply,
+    perform: () => KeyedResponse,
+  ): Promise<FastifyReply> {
     const key = keyless ? undefined : readKey(req);
     const fingerprint = fingerprintOf(req);
     await options.points?.received?.(req.params.repo, fingerprint);
@@ -96,10 +115,13 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
       reply.header(RETENTION_HEADER, String(keys.retentionSeconds));
       const answered = keys.claim(key, fingerprint, receivedMs);
       if (answered === 'in-flight') {
-        return reply.code(409).header('retry-after', '1').send({
-          error: 'request_in_flight',
-          message: `a request with idempotency key ${key} is still being processed; ask again later`,
-        });
+        return reply
+          .code(409)
+          .header('retry-after', '1')
+          .send({
+            error: 'request_in_flight',
+            message: `a request with idempotency key ${key} is still being processed; ask again later`,
+          });
       }
       if (answered) return reply.code(answered.status).header(REPLAYED_HEADER, 'true').send(answered.body);
     }
@@ -107,7 +129,11 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
       await options.slow?.beforeCommit(req.params.repo, fingerprint);
       const outcome = store.transaction(() => {
         if (now() - receivedMs > commitDeadlineMs) {
-          throw new HttpError(503, 'commit_deadline_passed', `the request was not committed within ${commitDeadlineMs} ms of its arrival, so it never will be`);
+          throw new HttpError(
+            503,
+            'commit_deadline_passed',
+            `the request was not committed within ${commitDeadlineMs} ms of its arrival, so it never will be`,
+          );
         }
         const fresh = perform();
         if (key !== undefined) keys.record(key, fingerprint, fresh, receivedMs);
@@ -131,10 +157,10 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
   if (token) {
     app.addHook('onRequest', async (req, reply) => {
       if (req.url === '/health' || bearerMatches(req.headers.authorization, token)) return;
-      return reply
-        .code(401)
-        .header('www-authenticate', 'Bearer')
-        .send({ error: 'unauthorized', message: 'this tracker requires a token: Authorization: Bearer <TRACKER_TOKEN>' });
+      return reply.code(401).header('www-authenticate', 'Bearer').send({
+        error: 'unauthorized',
+        message: 'this tracker requires a token: Authorization: Bearer <TRACKER_TOKEN>',
+      });
     });
   }
 

@@ -55,7 +55,12 @@ export async function trackerRequest<T>(
     });
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause;
-    throw new ReceiverUnavailableError(url, null, `tracker unreachable at ${url}: ${(err as Error).message}${cause?.code ? ` (${cause.code})` : ''}`, cause?.code === 'ECONNREFUSED');
+    throw new ReceiverUnavailableError(
+      url,
+      null,
+      `tracker unreachable at ${url}: ${(err as Error).message}${cause?.code ? ` (${cause.code})` : ''}`,
+      cause?.code === 'ECONNREFUSED',
+    );
   }
   if (options.onReply) await options.onReply();
   const text = await res.text();
@@ -72,7 +77,10 @@ export async function trackerRequest<T>(
   }
   if (res.status >= 400 && !(options.accept ?? []).includes(res.status)) {
     const message = (parsed as { message?: string })?.message ?? text;
-    throw new ReceiverRefusedError(`tracker refused ${method} ${path} with ${res.status}: ${message}`, 'TrackerRefused');
+    throw new ReceiverRefusedError(
+      `tracker refused ${method} ${path} with ${res.status}: ${message}`,
+      'TrackerRefused',
+    );
   }
   const retention = Number(res.headers.get('idempotency-key-retention-seconds'));
   const deadline = Number(res.headers.get('commit-deadline-ms'));

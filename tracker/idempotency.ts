@@ -75,7 +75,13 @@ export class IdempotencyKeys {
 
   /** Keeps the response under its key and ends the claim; call inside the transaction that commits the effect. */
   record(key: string, fingerprint: string, response: KeyedResponse, receivedMs: number): void {
-    this.options.store.putKey({ key, fingerprint, status: response.status, body: response.body, createdMs: receivedMs });
+    this.options.store.putKey({
+      key,
+      fingerprint,
+      status: response.status,
+      body: response.body,
+      createdMs: receivedMs,
+    });
     this.options.store.deleteClaim(key);
   }
 
@@ -96,13 +102,21 @@ export class IdempotencyKeys {
       const claim = store.getClaim(key);
       if (claim && this.isLive(claim, now())) {
         // Not a 404: the request may still commit.
-        throw new HttpError(409, 'request_in_flight', `a request with key ${key} is still being processed; ask again later`);
+        throw new HttpError(
+          409,
+          'request_in_flight',
+          `a request with key ${key} is still being processed; ask again later`,
+        );
       }
       throw new HttpError(404, 'key_not_found', `no request was made with key ${key}`);
     }
     if (now() - entry.createdMs >= keyTtlMs) {
       // Not a 404: the call did happen once, and a repeat now would act again.
-      throw new HttpError(410, 'key_expired', `key ${key} was used, but more than ${this.retentionSeconds} s ago: its response is no longer kept`);
+      throw new HttpError(
+        410,
+        'key_expired',
+        `key ${key} was used, but more than ${this.retentionSeconds} s ago: its response is no longer kept`,
+      );
     }
     return { key: entry.key, status: entry.status, body: entry.body };
   }
@@ -117,7 +131,8 @@ export class IdempotencyKeys {
 export function readKey(req: FastifyRequest): string | undefined {
   const raw = req.headers['idempotency-key'];
   if (raw === undefined) return undefined;
-  if (Array.isArray(raw)) throw new HttpError(400, 'invalid_idempotency_key', 'send one Idempotency-Key header, not several');
+  if (Array.isArray(raw))
+    throw new HttpError(400, 'invalid_idempotency_key', 'send one Idempotency-Key header, not several');
   checkKey(raw);
   return raw;
 }
@@ -126,14 +141,20 @@ export function readKey(req: FastifyRequest): string | undefined {
 function checkKey(key: string): void {
   if (key.length === 0) throw new HttpError(400, 'invalid_idempotency_key', 'the idempotency key is empty');
   if (key.length > MAX_KEY_LENGTH) {
-    throw new HttpError(400, 'invalid_idempotency_key', `the idempotency key is longer than ${MAX_KEY_LENGTH} characters`);
+    throw new HttpError(
+      400,
+      'invalid_idempotency_key',
+      `the idempotency key is longer than ${MAX_KEY_LENGTH} characters`,
+    );
   }
 }
 
 /** What a request asks for: method, path and body with sorted keys, so field order does not matter. */
 export function fingerprintOf(req: FastifyRequest): string {
   const path = req.url.split('?')[0];
-  return createHash('sha256').update(`${req.method} ${path}\n${canonicalJson(req.body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${req.method} ${path}\n${canonicalJson(req.body)}`)
+    .digest('hex');
 }
 
 /** JSON with every object's keys sorted. */

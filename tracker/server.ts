@@ -44,10 +44,18 @@ async function main(): Promise<void> {
   if (exposed) throw new UsageError(exposed, USAGE);
 
   const store = new Store(values.db, sync);
-  const app = buildTracker({ store, keyless: values.keyless, keyTtlMs, token, ...(commitDeadlineMs ? { commitDeadlineMs, stateCommitDeadline: true } : {}) });
+  const app = buildTracker({
+    store,
+    keyless: values.keyless,
+    keyTtlMs,
+    token,
+    ...(commitDeadlineMs ? { commitDeadlineMs, stateCommitDeadline: true } : {}),
+  });
   const address = await app.listen({ port, host: values.host });
   const keys = values.keyless ? 'keyless: Idempotency-Key is ignored' : `keys kept ${values['key-ttl']}`;
-  console.log(`tracker listening on ${address} (db ${values.db}, ${keys}, sync ${sync}${token ? ', token required' : ''})`);
+  console.log(
+    `tracker listening on ${address} (db ${values.db}, ${keys}, sync ${sync}${token ? ', token required' : ''})`,
+  );
   closeOnSignal(async () => {
     await app.close();
     store.close();

@@ -86,9 +86,9 @@ export class Store {
   }
 
   createIssue(repo: string, title: string, body: string, labels: string[], createdAt: string): Issue {
-    const next = this.db
-      .prepare('SELECT COALESCE(MAX(number), 0) + 1 AS n FROM issues WHERE repo = ?')
-      .get(repo) as { n: number };
+    const next = this.db.prepare('SELECT COALESCE(MAX(number), 0) + 1 AS n FROM issues WHERE repo = ?').get(repo) as {
+      n: number;
+    };
     this.db
       .prepare('INSERT INTO issues (repo, number, title, body, labels, created_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(repo, next.n, title, body, JSON.stringify(labels), createdAt);
@@ -97,8 +97,7 @@ export class Store {
 
   getIssue(repo: string, number: number): Issue | null {
     const row = this.db.prepare('SELECT * FROM issues WHERE repo = ? AND number = ?').get(repo, number) as
-      | IssueRow
-      | undefined;
+      IssueRow | undefined;
     return row ? toIssue(row) : null;
   }
 
@@ -138,15 +137,18 @@ export class Store {
 
   /** Every issue of `repo` with its comments, in order: what a crash sweep audits effect by effect. */
   contents(repo: string): Array<Issue & { comments: Comment[] }> {
-    const issues = (this.db.prepare('SELECT * FROM issues WHERE repo = ? ORDER BY number').all(repo) as IssueRow[]).map(toIssue);
-    const comments = (this.db.prepare('SELECT * FROM comments WHERE repo = ? ORDER BY id').all(repo) as CommentRow[]).map(toComment);
+    const issues = (this.db.prepare('SELECT * FROM issues WHERE repo = ? ORDER BY number').all(repo) as IssueRow[]).map(
+      toIssue,
+    );
+    const comments = (
+      this.db.prepare('SELECT * FROM comments WHERE repo = ? ORDER BY id').all(repo) as CommentRow[]
+    ).map(toComment);
     return issues.map((i) => ({ ...i, comments: comments.filter((c) => c.issueNumber === i.number) }));
   }
 
   getKey(key: string): StoredResponse | null {
     const row = this.db.prepare('SELECT * FROM idempotency_keys WHERE key = ?').get(key) as
-      | { key: string; fingerprint: string; status: number; body: string; created_ms: number }
-      | undefined;
+      { key: string; fingerprint: string; status: number; body: string; created_ms: number } | undefined;
     if (!row) return null;
     return {
       key: row.key,
@@ -168,8 +170,7 @@ export class Store {
   /** The live claim on `key`: a request with it is in flight. */
   getClaim(key: string): KeyClaim | null {
     const row = this.db.prepare('SELECT * FROM key_claims WHERE key = ?').get(key) as
-      | { key: string; fingerprint: string; claimed_ms: number; owner: string }
-      | undefined;
+      { key: string; fingerprint: string; claimed_ms: number; owner: string } | undefined;
     return row ? { key: row.key, fingerprint: row.fingerprint, claimedMs: row.claimed_ms, owner: row.owner } : null;
   }
 

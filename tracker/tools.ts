@@ -44,7 +44,11 @@ function str(args: Record<string, unknown>, name: string, required = true): stri
 }
 
 /** Runs one tracker tool call. Bad arguments are a {@link ReceiverRefusedError}, so the model hears why. */
-export async function callTrackerTool(tool: string, args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolOutput> {
+export async function callTrackerTool(
+  tool: string,
+  args: Record<string, unknown>,
+  ctx: ToolCallContext,
+): Promise<ToolOutput> {
   const repo = encodeURIComponent(ctx.repo);
   const opts: RequestOptions = { signal: ctx.signal, key: ctx.sendKey ? ctx.key : undefined, token: ctx.trackerToken };
   switch (tool) {
@@ -54,7 +58,10 @@ export async function callTrackerTool(tool: string, args: Record<string, unknown
         throw new ReceiverRefusedError('argument labels must be an array of strings', 'InvalidArguments');
       }
       const body = { title: str(args, 'title'), body: withTrace(str(args, 'body', false) ?? '', ctx.key), labels };
-      const reply = await trackerRequest(ctx.trackerUrl, 'POST', `/repos/${repo}/issues`, body, { ...opts, onReply: ctx.onReply });
+      const reply = await trackerRequest(ctx.trackerUrl, 'POST', `/repos/${repo}/issues`, body, {
+        ...opts,
+        onReply: ctx.onReply,
+      });
       return { output: JSON.stringify(reply.body), replayed: reply.replayed, retentionMs: reply.retentionMs };
     }
     case 'comment_on_issue': {
@@ -119,13 +126,12 @@ export async function lookupTrackerCall(
     if (reply.status === 200) return { happened: true, output: JSON.stringify(reply.body.body) };
   }
   const trace = traceLine(ctx.key);
-  const reply = await trackerRequest<{ items: Array<Record<string, unknown> & { body: string; comments: Array<{ body: string }> }> }>(
-    ctx.trackerUrl,
-    'GET',
-    `/repos/${encodeURIComponent(ctx.repo)}/issues?q=${encodeURIComponent(trace)}`,
-    undefined,
-    { signal: ctx.signal, token: ctx.trackerToken },
-  );
+  const reply = await trackerRequest<{
+    items: Array<Record<string, unknown> & { body: string; comments: Array<{ body: string }> }>;
+  }>(ctx.trackerUrl, 'GET', `/repos/${encodeURIComponent(ctx.repo)}/issues?q=${encodeURIComponent(trace)}`, undefined, {
+    signal: ctx.signal,
+    token: ctx.trackerToken,
+  });
   for (const issue of reply.body.items) {
     if (tool === 'create_issue' && issue.body.includes(trace)) {
       const { comments: _comments, ...created } = issue;

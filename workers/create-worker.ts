@@ -37,7 +37,10 @@ export interface AgentWorkerOptions {
  * so that a worker compiled to one JavaScript file with a pre-built bundle never looks for the sources.
  */
 export function workflowSources(): { workflowsPath: string; interceptorModules: string[] } {
-  return { workflowsPath: require.resolve('../workflows'), interceptorModules: workflowInterceptorModules(AGENT_POINTS) };
+  return {
+    workflowsPath: require.resolve('../workflows'),
+    interceptorModules: workflowInterceptorModules(AGENT_POINTS),
+  };
 }
 
 /**
@@ -65,7 +68,13 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     ...code,
     activities: redactingActivities(
-      createActivities({ trackerUrl: options.trackerUrl, trackerToken: options.trackerToken, openai, model: options.model, mcp: options.mcp }),
+      createActivities({
+        trackerUrl: options.trackerUrl,
+        trackerToken: options.trackerToken,
+        openai,
+        model: options.model,
+        mcp: options.mcp,
+      }),
     ),
     plugins: [crashSweepPlugin(AGENT_POINTS)],
     ...options.tuning,

@@ -24,19 +24,26 @@ async function main(): Promise<void> {
   const level = (process.env.WORKER_LOG_LEVEL ?? 'WARN') as 'WARN';
   Runtime.install({
     logger: new DefaultLogger(level, ({ level: at, message, meta }) => {
-      console.error(redactSecrets(`${new Date().toISOString()} [${at}] ${message}${meta && Object.keys(meta).length ? ` ${JSON.stringify(meta)}` : ''}`));
+      console.error(
+        redactSecrets(
+          `${new Date().toISOString()} [${at}] ${message}${meta && Object.keys(meta).length ? ` ${JSON.stringify(meta)}` : ''}`,
+        ),
+      );
     }),
   });
   let connection: NativeConnection;
   try {
     connection = await NativeConnection.connect({ address: config.temporalAddress });
   } catch (err) {
-    throw new Error(`cannot reach Temporal at ${config.temporalAddress} (set TEMPORAL_ADDRESS): ${(err as Error).message}`);
+    throw new Error(
+      `cannot reach Temporal at ${config.temporalAddress} (set TEMPORAL_ADDRESS): ${(err as Error).message}`,
+    );
   }
   try {
     // A run publishes what it waits for in search attributes; without them its workflow tasks would fail.
     const added = await ensureSearchAttributes(connection.operatorService, config.namespace);
-    if (added.length > 0) console.log(`registered search attributes ${added.join(', ')} on namespace ${config.namespace}`);
+    if (added.length > 0)
+      console.log(`registered search attributes ${added.join(', ')} on namespace ${config.namespace}`);
     const dataConverter = dataConverterFromEnv();
     const worker = await createAgentWorker({ connection, ...config, mcp, dataConverter });
     const servers = mcp ? `, MCP servers ${Object.keys(mcp.config.mcpServers).join(', ') || 'none'}` : '';

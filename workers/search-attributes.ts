@@ -27,11 +27,18 @@ export async function ensureSearchAttributes(operatorService: OperatorService, n
   const { customAttributes } = await operatorService.listSearchAttributes({ namespace });
   const have = customAttributes ?? {};
   const wrong = AGENT_SEARCH_ATTRIBUTES.filter((k) => k.name in have && have[k.name] !== KEYWORD_LIST);
-  if (wrong.length > 0) throw new SearchAttributesError(namespace, `${wrong.map((k) => k.name).join(', ')} ${wrong.length > 1 ? 'exist' : 'exists'} with another type`);
+  if (wrong.length > 0)
+    throw new SearchAttributesError(
+      namespace,
+      `${wrong.map((k) => k.name).join(', ')} ${wrong.length > 1 ? 'exist' : 'exists'} with another type`,
+    );
   const missing = AGENT_SEARCH_ATTRIBUTES.filter((k) => !(k.name in have));
   if (missing.length === 0) return [];
   try {
-    await operatorService.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(missing.map((k) => [k.name, KEYWORD_LIST])) });
+    await operatorService.addSearchAttributes({
+      namespace,
+      searchAttributes: Object.fromEntries(missing.map((k) => [k.name, KEYWORD_LIST])),
+    });
   } catch (err) {
     throw new SearchAttributesError(namespace, (err as Error).message);
   }

@@ -33,21 +33,28 @@ export function agentActivities(given: RunTimeouts = {}) {
 
   return {
     /** One model reply; Temporal retries it, and only its cost repeats. */
-    callModel: (req: ModelRequest, turn: number) => callModel.executeWithOptions({ summary: `model reply, turn ${turn}` }, [req]),
+    callModel: (req: ModelRequest, turn: number) =>
+      callModel.executeWithOptions({ summary: `model reply, turn ${turn}` }, [req]),
     /** Asks the receiver whether a call happened (rung 2 of the ladder). */
     lookupCall: (req: LookupRequest) =>
-      lookupCall.executeWithOptions({ summary: `did ${req.tool} ${req.callId} happen? asking the receiver (rung 2)` }, [req]),
-    listTools: (req: ListToolsRequest) => listTools.executeWithOptions({ summary: `list the tools of ${req.servers.join(', ')}` }, [req]),
+      lookupCall.executeWithOptions({ summary: `did ${req.tool} ${req.callId} happen? asking the receiver (rung 2)` }, [
+        req,
+      ]),
+    listTools: (req: ListToolsRequest) =>
+      listTools.executeWithOptions({ summary: `list the tools of ${req.servers.join(', ')}` }, [req]),
     /**
      * One tool call, started for the `attempt`th time (its summary says so). A harmless repeat
      * is left to Temporal's retries, a bounded number of them, and all of them within `withinMs` when
      * set (a key's remaining life); then the ladder goes on.
      */
     runTool(req: ToolRequest, repeat: { harmless: boolean; withinMs?: number }, attempt = 1) {
-      const how = repeat.harmless ? 'retried while a repeat is harmless (rung 1)' : 'one try: a repeat would not be harmless';
+      const how = repeat.harmless
+        ? 'retried while a repeat is harmless (rung 1)'
+        : 'one try: a repeat would not be harmless';
       const summary = `${req.tool} ${req.callId}, attempt ${attempt}: ${how}`;
       if (!repeat.harmless) return runToolOnce.executeWithOptions({ summary }, [req]);
-      const bound = repeat.withinMs === undefined ? {} : { scheduleToCloseTimeout: Math.max(1, Math.floor(repeat.withinMs)) };
+      const bound =
+        repeat.withinMs === undefined ? {} : { scheduleToCloseTimeout: Math.max(1, Math.floor(repeat.withinMs)) };
       return runToolOnce.executeWithOptions({ summary, ...bound, retry: retry(10) }, [req]);
     },
   };

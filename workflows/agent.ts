@@ -37,7 +37,8 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   const identity = callIdentities(carried?.callIds);
   const retention = new Map<string, number>(carried?.retention ?? []);
 
-  const rungs = () => Object.fromEntries(calls.filter((c) => c.rung).map((c) => [c.callId, c.rung!])) as Record<string, Rung>;
+  const rungs = () =>
+    Object.fromEntries(calls.filter((c) => c.rung).map((c) => [c.callId, c.rung!])) as Record<string, Rung>;
   setHandler(pendingQuery, () => ({
     runId: input.runId,
     approvals: approvals.open(),
@@ -54,7 +55,10 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     const servers = input.mcpServers;
     specs = await activities.listTools({ servers }).catch((err: Error) => {
       const why = (err.cause as Error | undefined)?.message ?? err.message;
-      throw ApplicationFailure.nonRetryable(`cannot list the tools of MCP servers ${servers.join(', ')}: ${why}`, 'NoTools');
+      throw ApplicationFailure.nonRetryable(
+        `cannot list the tools of MCP servers ${servers.join(', ')}: ${why}`,
+        'NoTools',
+      );
     });
   }
   const runCall = callRunner({ input, specs, activities, approvals, questions, calls, identity, retention });
@@ -85,7 +89,10 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     }
     // The reply, call ids included, is in history once this returns, before any of its tools run.
     shown.doing(`turn ${turn}: waiting for the model's reply`);
-    const { message: reply, finishReason } = await activities.callModel({ runId: input.runId, model: input.model, messages, tools }, turn);
+    const { message: reply, finishReason } = await activities.callModel(
+      { runId: input.runId, model: input.model, messages, tools },
+      turn,
+    );
     messages.push(reply);
     if (!reply.tool_calls?.length) {
       shown.doing(`finished: the model answered at turn ${turn}`);

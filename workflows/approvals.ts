@@ -39,7 +39,13 @@ export function approvalGate(onChange: () => void = () => {}, timeoutMs?: number
       if (timeoutMs === undefined) await condition(isDecided);
       else decided = await condition(isDecided, timeoutMs);
       // No decision in time: the call is denied, and that is its decision, so a late approval cannot run it.
-      if (!decided) decisions.set(item.callId, { callId: item.callId, approved: false, by: 'nobody', reason: `the approval timed out after ${Math.round(timeoutMs! / 1000)} s` });
+      if (!decided)
+        decisions.set(item.callId, {
+          callId: item.callId,
+          approved: false,
+          by: 'nobody',
+          reason: `the approval timed out after ${Math.round(timeoutMs! / 1000)} s`,
+        });
       waiting.delete(item.callId);
       onChange();
       return decisions.get(item.callId)!;

@@ -39,7 +39,9 @@ export function parseArguments(
   finishReason: string | null,
 ): { args: Record<string, unknown> } | { refused: string } {
   if (finishReason === 'length') {
-    return { refused: 'the reply was cut off at the length limit, so these arguments may be incomplete; the call was not run' };
+    return {
+      refused: 'the reply was cut off at the length limit, so these arguments may be incomplete; the call was not run',
+    };
   }
   const text = call.function.arguments;
   // Some providers send no text for a call without arguments; that is only safe for a tool that takes none.
@@ -51,7 +53,8 @@ export function parseArguments(
   } catch (err) {
     return { refused: `the arguments are not valid JSON (${(err as Error).message}); the call was not run` };
   }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return { refused: 'the arguments must be a JSON object; the call was not run' };
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    return { refused: 'the arguments must be a JSON object; the call was not run' };
   return { args: args as Record<string, unknown> };
 }
 
@@ -70,13 +73,31 @@ export interface CallRunnerDeps {
 }
 
 /** Runs one tool call of a reply: its arguments checked, its approval if it needs one, then settled on the ladder. */
-export function callRunner({ input, specs, activities, approvals, questions, calls, identity, retention }: CallRunnerDeps) {
+export function callRunner({
+  input,
+  specs,
+  activities,
+  approvals,
+  questions,
+  calls,
+  identity,
+  retention,
+}: CallRunnerDeps) {
   const approvalTools = new Set(input.approve ?? []);
 
-  return async function runCall(call: ToolCall, place: { turn: number; position: number; finishReason: string | null }): Promise<string> {
+  return async function runCall(
+    call: ToolCall,
+    place: { turn: number; position: number; finishReason: string | null },
+  ): Promise<string> {
     const callId = identity(call, place.turn, place.position);
     const spec = toolSpec(call.function.name, specs);
-    const record: CallRecord = { callId, tool: call.function.name, args: call.function.arguments, status: 'running', attempts: 0 };
+    const record: CallRecord = {
+      callId,
+      tool: call.function.name,
+      args: call.function.arguments,
+      status: 'running',
+      attempts: 0,
+    };
     calls.push(record);
     const fail = (error: string) => {
       record.status = 'failed';
@@ -129,7 +150,8 @@ export function callRunner({ input, specs, activities, approvals, questions, cal
           record.attempts += 1;
           const outcome = await attemptTool(() => activities.runTool(request, repeat, record.attempts));
           if (outcome.kind === 'ok') record.attempts += outcome.response.attempt - 1;
-          if (outcome.kind === 'ok' && outcome.response.keyRetentionMs) retention.set(receiver, outcome.response.keyRetentionMs);
+          if (outcome.kind === 'ok' && outcome.response.keyRetentionMs)
+            retention.set(receiver, outcome.response.keyRetentionMs);
           return outcome;
         },
         lookup: async (keyExpired): Promise<Lookup> => {
@@ -143,7 +165,9 @@ export function callRunner({ input, specs, activities, approvals, questions, cal
               keyExpired,
             });
             if (found.happened) return { kind: 'happened', output: found.output };
-            return found.commitDeadlineMs ? { kind: 'not-happened', commitDeadlineMs: found.commitDeadlineMs } : { kind: 'not-happened' };
+            return found.commitDeadlineMs
+              ? { kind: 'not-happened', commitDeadlineMs: found.commitDeadlineMs }
+              : { kind: 'not-happened' };
           } catch (err) {
             // Only a failed lookup means "cannot tell"; a cancellation of the run goes on up.
             if (!(err instanceof ActivityFailure)) throw err;

@@ -40,7 +40,11 @@ const SYSTEM_PROMPT = 'You triage bug reports.';
 export async function designWorkflow(input: DesignInput): Promise<DesignResult> {
   const t = { modelMs: 60_000, toolMs: 30_000, turnMs: 120_000, retryInitialMs: 1_000, ...input.timeouts };
   // Temporal's default policy (no attempt limit), paced for the run.
-  const defaultRetry = { initialInterval: t.retryInitialMs, backoffCoefficient: 2, maximumInterval: t.retryInitialMs * 10 };
+  const defaultRetry = {
+    initialInterval: t.retryInitialMs,
+    backoffCoefficient: 2,
+    maximumInterval: t.retryInitialMs * 10,
+  };
   const { callModel } = proxyActivities<AgentActivities>({ startToCloseTimeout: t.modelMs, retry: defaultRetry });
   const { runTool } = proxyActivities<AgentActivities>({ startToCloseTimeout: t.toolMs, retry: defaultRetry });
   const { runTurn } = proxyActivities<AgentActivities>({ startToCloseTimeout: t.turnMs, retry: defaultRetry });
@@ -79,7 +83,12 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
       const outcome = await attemptTool(() => (harmless ? runTool : runToolOnce)(request(call)));
       if (outcome.kind === 'ok') return outcome.response.output;
       if (outcome.kind === 'refused') return JSON.stringify({ error: outcome.message });
-      const answer = await questions.ask({ callId: call.id, tool: call.function.name, args: request(call).args, reason: outcome.reason });
+      const answer = await questions.ask({
+        callId: call.id,
+        tool: call.function.name,
+        args: request(call).args,
+        reason: outcome.reason,
+      });
       if (answer.happened) return answer.result ?? JSON.stringify({ ok: true });
     }
   }
@@ -90,7 +99,13 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
   ];
   for (let turn = 1; turn <= 10; turn++) {
     if (input.design === 'turn') {
-      const out = await runTurn({ runId: input.runId, repo: input.repo, trackerUrl: input.trackerUrl, messages, tools: toolsForModel() });
+      const out = await runTurn({
+        runId: input.runId,
+        repo: input.repo,
+        trackerUrl: input.trackerUrl,
+        messages,
+        tools: toolsForModel(),
+      });
       messages.push(...out.messages);
       if (out.answer !== null) return { answer: out.answer, questionsAsked: questions.asked() };
       continue;
@@ -104,7 +119,10 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
         content = await withMarkers(call);
       } else {
         const outcome = await attemptTool(() => runTool(request(call)));
-        content = outcome.kind === 'ok' ? outcome.response.output : JSON.stringify({ error: outcome.kind === 'refused' ? outcome.message : outcome.reason });
+        content =
+          outcome.kind === 'ok'
+            ? outcome.response.output
+            : JSON.stringify({ error: outcome.kind === 'refused' ? outcome.message : outcome.reason });
       }
       messages.push({ role: 'tool', tool_call_id: call.id, content });
     }

@@ -129,7 +129,8 @@ export async function settleCall(tool: LadderTool, io: LadderIO): Promise<Settle
       if (rung === 'clean' && outcome.response.attempt > 1) rung = 'repeat';
       return { status: 'done', rung, output: outcome.response.output };
     }
-    if (outcome.kind === 'refused') return { status: 'failed', rung, output: JSON.stringify({ error: outcome.message }) };
+    if (outcome.kind === 'refused')
+      return { status: 'failed', rung, output: JSON.stringify({ error: outcome.message }) };
     if (tool.readOnly) {
       // Nothing can have changed; the model can decide what to do without the answer.
       return { status: 'done', rung, output: JSON.stringify({ error: `no answer: ${outcome.reason}` }) };
@@ -139,7 +140,8 @@ export async function settleCall(tool: LadderTool, io: LadderIO): Promise<Settle
     let reason = outcome.reason;
     if (tool.canLookup) {
       const found = await lookUp(io, tool.keyed && io.now() - firstAt >= keyLife);
-      if (found.kind === 'happened') return { status: 'done', rung: 'lookup', output: found.output ?? JSON.stringify({ ok: true }) };
+      if (found.kind === 'happened')
+        return { status: 'done', rung: 'lookup', output: found.output ?? JSON.stringify({ ok: true }) };
       if (found.kind === 'not-happened') {
         rung = 'lookup';
         continue; // it never happened: running it now is its first effect
@@ -152,7 +154,11 @@ export async function settleCall(tool: LadderTool, io: LadderIO): Promise<Settle
     const answer = await io.ask(reason);
     rung = 'person';
     if (answer.happened) {
-      return { status: 'done', rung, output: answer.result ?? JSON.stringify({ ok: true, confirmedBy: answer.by ?? 'a person' }) };
+      return {
+        status: 'done',
+        rung,
+        output: answer.result ?? JSON.stringify({ ok: true, confirmedBy: answer.by ?? 'a person' }),
+      };
     }
   }
 }

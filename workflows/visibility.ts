@@ -31,16 +31,25 @@ const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
  * The run's current details, as the Web UI shows them (Markdown): what it waits for, with the command
  * that answers each wait, then what it does now and every call so far with the rung that settled it.
  */
-export function currentDetails(workflowId: string, doing: string, waiting: WaitingState, calls: readonly CallRecord[]): string {
+export function currentDetails(
+  workflowId: string,
+  doing: string,
+  waiting: WaitingState,
+  calls: readonly CallRecord[],
+): string {
   const lines: string[] = [];
   if (waiting.approvals.length || waiting.questions.length) {
     lines.push('**Waiting for a person**', '');
     for (const a of waiting.approvals) {
-      lines.push(`- approve ${a.callId} (${a.tool} ${code(JSON.stringify(a.args))}): ${code(`npm run approve -- ${workflowId} ${a.callId}`)}, or add ${code('--deny')}`);
+      lines.push(
+        `- approve ${a.callId} (${a.tool} ${code(JSON.stringify(a.args))}): ${code(`npm run approve -- ${workflowId} ${a.callId}`)}, or add ${code('--deny')}`,
+      );
     }
     for (const q of waiting.questions) {
       const answer = `npm run resolve -- ${workflowId} ${q.questionId ?? q.callId} --happened`;
-      lines.push(`- did ${q.callId} (${q.tool}) happen? ${q.reason ?? ''}: ${code(answer)}, or ${code('--not-happened')}`);
+      lines.push(
+        `- did ${q.callId} (${q.tool}) happen? ${q.reason ?? ''}: ${code(answer)}, or ${code('--not-happened')}`,
+      );
     }
     lines.push('');
   }

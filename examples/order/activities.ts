@@ -16,7 +16,11 @@ function keyHeader(keys: boolean): Record<string, string> {
 }
 
 async function post(url: string, keys: boolean, body: unknown): Promise<{ id: string }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...keyHeader(keys) }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...keyHeader(keys) },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${url}: ${res.status}`);
   return (await res.json()) as { id: string };
 }
@@ -24,11 +28,19 @@ async function post(url: string, keys: boolean, body: unknown): Promise<{ id: st
 /** The same request with `node:http`, as older mail code would send it. */
 function postWithHttp(url: string, keys: boolean, body: unknown): Promise<{ id: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...keyHeader(keys) } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c));
-      res.on('end', () => (res.statusCode === 201 ? resolve(JSON.parse(text) as { id: string }) : reject(new Error(`${url}: ${res.statusCode}`))));
-    });
+    const req = request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...keyHeader(keys) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c));
+        res.on('end', () =>
+          res.statusCode === 201
+            ? resolve(JSON.parse(text) as { id: string })
+            : reject(new Error(`${url}: ${res.statusCode}`)),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });

@@ -45,7 +45,13 @@ export function agentWorker(world: World, mcpConfig?: string): SweepSuite['worke
 
 /** Where an agent generation of a task queue finds the world (for tests that drive a generation by hand). */
 export function agentGenerationEnv(world: World, taskQueue: string): GenerationEnv {
-  return { temporalAddress: world.temporal.address, namespace: world.env.client.options.namespace, taskQueue, dir: world.dir, worker: agentWorker(world) };
+  return {
+    temporalAddress: world.temporal.address,
+    namespace: world.env.client.options.namespace,
+    taskQueue,
+    dir: world.dir,
+    worker: agentWorker(world),
+  };
 }
 
 /**
@@ -61,9 +67,14 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
   const processOf = new Map<string, WorldTracker>();
   const trackerOf = (run: SuiteRun<AgentRow>) => processOf.get(run.runId) ?? world.trackers[run.row.tracker];
   /** MCP servers that die: each holds a write by its call's key. */
-  const mcpTargets = async (lane: number, viaMcp: SuiteRun<AgentRow>[]): Promise<{ targets: ReceiverKill[]; config: string }> => {
+  const mcpTargets = async (
+    lane: number,
+    viaMcp: SuiteRun<AgentRow>[],
+  ): Promise<{ targets: ReceiverKill[]; config: string }> => {
     const mcpLane = await world.mcpLane(lane);
-    const owners = new Map(viaMcp.flatMap((r) => WRITE_CALL_IDS.map((id) => [key(r.runId, id), r.workflowId] as const)));
+    const owners = new Map(
+      viaMcp.flatMap((r) => WRITE_CALL_IDS.map((id) => [key(r.runId, id), r.workflowId] as const)),
+    );
     const targets = (['keyed', 'keyless'] as const).map((kind) => ({
       host: mcpLane.hosts[kind],
       runs: viaMcp.filter((r) => r.row.tracker === kind),
@@ -112,19 +123,46 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
       return client.workflow.start(run.row.workflowType, runOptions(run, trackerOf(run).url));
     },
     onPoint(run, event) {
-      person.notice({ client: run.client, workflowId: run.workflowId, runId: run.runId, repo: run.tag, store: trackerOf(run).store, mode: run.row.person }, event);
+      person.notice(
+        {
+          client: run.client,
+          workflowId: run.workflowId,
+          runId: run.runId,
+          repo: run.tag,
+          store: trackerOf(run).store,
+          mode: run.row.person,
+        },
+        event,
+      );
     },
     settle: () => person.settle(),
     async check(run, result): Promise<Counts> {
-      const expected = run.row.expects === 'history' ? await effectsInHistory(run.client, run.workflowId) : (run.row.expects ?? TRIAGE_EFFECTS);
+      const expected =
+        run.row.expects === 'history'
+          ? await effectsInHistory(run.client, run.workflowId)
+          : (run.row.expects ?? TRIAGE_EFFECTS);
       const { dups, orphans, missing, details } = countEffects(trackerOf(run).store, run.tag, run.runId, expected);
       const asks = person.asksFor(run.workflowId);
       // The designs' results report neither count.
       const { questionsAsked = 0, approvalsRequested = 0 } = (result ?? {}) as Partial<AgentResult>;
-      if (questionsAsked !== asks) throw new Error(`the run counted ${questionsAsked} questions, the person was asked ${asks}`);
-      return { dups, missing, orphans, asks, calls: await world.modelCalls(run.runId), approvals: approvalsRequested, details };
+      if (questionsAsked !== asks)
+        throw new Error(`the run counted ${questionsAsked} questions, the person was asked ${asks}`);
+      return {
+        dups,
+        missing,
+        orphans,
+        asks,
+        calls: await world.modelCalls(run.runId),
+        approvals: approvalsRequested,
+        details,
+      };
     },
-    stats: () => ({ mcpKills: mcp.kills, mcpWrites: mcp.requests, trackerKills: trackerKills.kills, trackerWrites: trackerKills.requests }),
+    stats: () => ({
+      mcpKills: mcp.kills,
+      mcpWrites: mcp.requests,
+      trackerKills: trackerKills.kills,
+      trackerWrites: trackerKills.requests,
+    }),
     close: async () => {
       if (ownsWorld) await world.close();
     },

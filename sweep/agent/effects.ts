@@ -25,7 +25,9 @@ export const TRIAGE_EFFECTS: readonly ExpectedEffect[] = [
  * trace of no expected call (a call of a reply that is not the one the run kept); `missing`, expected
  * effects with no row at all, or whose only rows are in the wrong place; `details`, the issues and comments.
  */
-export type EffectCounts = Required<Pick<Counts, 'dups' | 'missing' | 'orphans'>> & { details: { issues: number; comments: number } };
+export type EffectCounts = Required<Pick<Counts, 'dups' | 'missing' | 'orphans'>> & {
+  details: { issues: number; comments: number };
+};
 
 /**
  * Counts a run's effects from the tracker's own rows, one expected effect at a time (the script's, or
@@ -33,7 +35,12 @@ export type EffectCounts = Required<Pick<Counts, 'dups' | 'missing' | 'orphans'>
  * the key of the call that made it (its trace line), so a lost issue and a duplicated one show as
  * 1 missing and 1 duplicate, never as a net 0; a comment counts only on the issue its script meant.
  */
-export function countEffects(store: Store, repo: string, runId: string, expected: readonly ExpectedEffect[]): EffectCounts {
+export function countEffects(
+  store: Store,
+  repo: string,
+  runId: string,
+  expected: readonly ExpectedEffect[],
+): EffectCounts {
   const issues = store.contents(repo);
   const traceOf = (callId: string) => traceLine(key(runId, callId));
   const has = (body: string, callId: string) => body.includes(traceOf(callId));

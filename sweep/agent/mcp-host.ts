@@ -19,7 +19,15 @@ export class McpHost extends ReceiverHost {
     const planFile = path.join(dir, `mcp-plan-${name}.json`);
     super({
       name: `the MCP server ${name}`,
-      args: (port) => ['--import', 'tsx', path.join(ROOT, 'sweep', 'agent', 'mcp-main.ts'), '--port', String(port), '--tracker', trackerUrl],
+      args: (port) => [
+        '--import',
+        'tsx',
+        path.join(ROOT, 'sweep', 'agent', 'mcp-main.ts'),
+        '--port',
+        String(port),
+        '--tracker',
+        trackerUrl,
+      ],
       env: { MCP_CRASH_PLAN: planFile, MCP_STANDBY: '1' },
       cwd: ROOT,
       listening: /listening on (http:\/\/\S+\/mcp)/,

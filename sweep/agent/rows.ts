@@ -75,7 +75,11 @@ const trackerDies = (name: string, label: string, kind: 'keyed' | 'keyless', poi
   label,
   workflowType: 'agentWorkflow',
   tracker: kind,
-  input: (base) => ({ ...base, ...(kind === 'keyless' ? { keyless: true, lookup: true } : {}), timeouts: SWEEP_MCP_TIMEOUTS }),
+  input: (base) => ({
+    ...base,
+    ...(kind === 'keyless' ? { keyless: true, lookup: true } : {}),
+    timeouts: SWEEP_MCP_TIMEOUTS,
+  }),
   trackerDies: point,
   group: TRACKER_GROUP,
   retries: true,
@@ -122,7 +126,14 @@ const slow = (name: string, label: string, tracker: TrackerName, keyless: boolea
 });
 
 /** A row of {@link MODEL_GROUP}: a fickle model, its writes counted against the replies in history. */
-const fickle = (v: AgentRow, name: string, label: string): AgentRow => ({ ...v, name, label, model: 'fickle', expects: 'history', group: MODEL_GROUP });
+const fickle = (v: AgentRow, name: string, label: string): AgentRow => ({
+  ...v,
+  name,
+  label,
+  model: 'fickle',
+  expects: 'history',
+  group: MODEL_GROUP,
+});
 
 /** Every variant, in table order: the five designs, then the agent loop and its harder cases. */
 export const AGENT_ROWS: readonly AgentRow[] = [
@@ -174,7 +185,13 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     label: 'agent loop, MCP killed, keyless + lookup',
     workflowType: 'agentWorkflow',
     tracker: 'keyless',
-    input: (base) => ({ ...base, keyless: true, lookup: true, mcpServers: [MCP_SERVER_NAMES.keyless], timeouts: SWEEP_MCP_TIMEOUTS }),
+    input: (base) => ({
+      ...base,
+      keyless: true,
+      lookup: true,
+      mcpServers: [MCP_SERVER_NAMES.keyless],
+      timeouts: SWEEP_MCP_TIMEOUTS,
+    }),
     mcp: true,
     retries: true,
   },
@@ -189,8 +206,18 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   // its database file and port: the ladder settles the write the dead tracker never answered.
   trackerDies('agent-tracker-received', 'agent loop, keyed: tracker dies on receipt', 'keyed', 'received'),
   trackerDies('agent-tracker-committed', 'agent loop, keyed: tracker dies after commit', 'keyed', 'committed'),
-  trackerDies('agent-keyless-tracker-received', 'agent loop, keyless + lookup: tracker dies on receipt', 'keyless', 'received'),
-  trackerDies('agent-keyless-tracker-committed', 'agent loop, keyless + lookup: tracker dies after commit', 'keyless', 'committed'),
+  trackerDies(
+    'agent-keyless-tracker-received',
+    'agent loop, keyless + lookup: tracker dies on receipt',
+    'keyless',
+    'received',
+  ),
+  trackerDies(
+    'agent-keyless-tracker-committed',
+    'agent loop, keyless + lookup: tracker dies after commit',
+    'keyless',
+    'committed',
+  ),
   // The Temporal server dies at each point and comes back on its database file: the surviving worker
   // finishes the run, or a fresh worker does (the worker died with the server).
   serverDies('agent-server', 'agent loop, keyed: server dies, worker lives', 'worker-survives'),
@@ -199,12 +226,28 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   // flight, and of a lookup that trusts "not found" while the first request may still commit; then each fixed.
   slow('agent-slow-unclaimed', 'agent loop, keyed: key not claimed in flight', 'slowKeyedUnclaimed', false, true),
   slow('agent-slow', 'agent loop, keyed: 409 while the key is in flight', 'slowKeyed', false),
-  slow('agent-slow-keyless-silent', 'agent loop, keyless + lookup: no commit deadline', 'slowKeylessSilent', true, true),
+  slow(
+    'agent-slow-keyless-silent',
+    'agent loop, keyless + lookup: no commit deadline',
+    'slowKeylessSilent',
+    true,
+    true,
+  ),
   slow('agent-slow-keyless', 'agent loop, keyless + lookup: waits out the deadline', 'slowKeyless', true),
   // A person who answers "did it happen?" wrongly: harm where a person is asked (markers without keys,
   // the keyless loop without lookup), none where keys leave nobody to ask.
-  { ...design('markers', 'markers, no keys: every answer wrong', 'keyless'), name: 'markers-wrong', person: 'wrong', group: PERSON_GROUP },
-  { ...design('keys-markers', 'keys and markers: every answer wrong', 'keyed'), name: 'keys-markers-wrong', person: 'wrong', group: PERSON_GROUP },
+  {
+    ...design('markers', 'markers, no keys: every answer wrong', 'keyless'),
+    name: 'markers-wrong',
+    person: 'wrong',
+    group: PERSON_GROUP,
+  },
+  {
+    ...design('keys-markers', 'keys and markers: every answer wrong', 'keyed'),
+    name: 'keys-markers-wrong',
+    person: 'wrong',
+    group: PERSON_GROUP,
+  },
   {
     name: 'agent-keyless-wrong',
     label: 'agent loop, keyless, no lookup: every answer wrong',
@@ -239,7 +282,11 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   // reply in history accounts for (orphans); the loop that saves the reply before any tool runs never does.
   fickle(design('turn', '', 'keyless'), 'turn-fickle', 'save once per turn: model changes its mind'),
   fickle(design('reply', '', 'keyless'), 'reply-fickle', 'save after the reply: model changes its mind'),
-  fickle({ name: 'agent', label: '', workflowType: 'agentWorkflow', tracker: 'keyed', input: (base) => ({ ...base }) }, 'agent-fickle', 'agent loop, keyed: model changes its mind'),
+  fickle(
+    { name: 'agent', label: '', workflowType: 'agentWorkflow', tracker: 'keyed', input: (base) => ({ ...base }) },
+    'agent-fickle',
+    'agent loop, keyed: model changes its mind',
+  ),
 ];
 
 /** The variants named in a comma-separated list, or all of them; an unknown name is an error that lists the known ones. */
@@ -248,7 +295,10 @@ export function selectRows(names?: string): AgentRow[] {
   return names.split(',').map((raw) => {
     const name = raw.trim();
     const v = AGENT_ROWS.find((x) => x.name === name);
-    if (!v) throw new Error(`unknown variant ${JSON.stringify(name)} (variants: ${AGENT_ROWS.map((x) => x.name).join(', ')})`);
+    if (!v)
+      throw new Error(
+        `unknown variant ${JSON.stringify(name)} (variants: ${AGENT_ROWS.map((x) => x.name).join(', ')})`,
+      );
     return v;
   });
 }

@@ -17,7 +17,14 @@ import { selectRows } from './rows';
 export const HISTORIES_DIR = path.join(__dirname, '..', '..', 'testdata', 'histories', 'current');
 
 /** The points whose kill leaves the most to settle: a write in doubt, a question, an approval, a turn. */
-const TELLING = ['tracker.accepted', 'mcp.accepted', 'approval.pending', 'question.asked', 'turn.returned', 'tool.started'];
+const TELLING = [
+  'tracker.accepted',
+  'mcp.accepted',
+  'approval.pending',
+  'question.asked',
+  'turn.returned',
+  'tool.started',
+];
 
 /**
  * `npm run save-histories`: runs the first pass of the sweep for every variant, and saves the history
@@ -26,13 +33,19 @@ const TELLING = ['tracker.accepted', 'mcp.accepted', 'approval.pending', 'questi
  * to alter what the workflows record; `test/replay.test.ts` then guards the change that is not.
  */
 async function main(): Promise<void> {
-  const report = await runSweep({ suite: agentSuite(selectRows()), twice: false, keepServer: true, progress: (l) => console.error(l) });
+  const report = await runSweep({
+    suite: agentSuite(selectRows()),
+    twice: false,
+    keepServer: true,
+    progress: (l) => console.error(l),
+  });
   try {
     // The same pass `npm run sweep` makes by default: its table is worth seeing (and keeping, in testdata/sweep-once.txt).
     console.log(formatTable(report.firstPass));
     console.error(`${report.scenarios.length} scenarios in ${report.seconds.toFixed(1)} s`);
     const bad = report.scenarios.filter((s) => s.error);
-    if (bad.length > 0) throw new Error(`${bad.length} scenario(s) failed; no history saved: ${bad[0].id}: ${bad[0].error}`);
+    if (bad.length > 0)
+      throw new Error(`${bad.length} scenario(s) failed; no history saved: ${bad[0].id}: ${bad[0].error}`);
     rmSync(HISTORIES_DIR, { recursive: true, force: true });
     mkdirSync(HISTORIES_DIR, { recursive: true });
     // Binary protobuf: the SDK's JSON reader (`historyFromJSON`) trips over the two copies of
@@ -48,11 +61,16 @@ async function main(): Promise<void> {
         const s = ofVariant.find((x: Scenario) => x.kills[0].index === index)!;
         // A row whose server dies ran on a server of its own, kept up with the sweep's (`keepServer`).
         const history = await (s.row.serverDies ? s.client! : client).workflow.getHandle(s.workflowId).fetchHistory();
-        writeFileSync(path.join(HISTORIES_DIR, `${variant}-${index}.binpb`), temporal.api.history.v1.History.encode(history).finish());
+        writeFileSync(
+          path.join(HISTORIES_DIR, `${variant}-${index}.binpb`),
+          temporal.api.history.v1.History.encode(history).finish(),
+        );
       }
     }
     await connection.close();
-    console.error(`saved ${readdirSync(HISTORIES_DIR).length} histories to ${path.relative(process.cwd(), HISTORIES_DIR)}`);
+    console.error(
+      `saved ${readdirSync(HISTORIES_DIR).length} histories to ${path.relative(process.cwd(), HISTORIES_DIR)}`,
+    );
   } finally {
     await report.kept?.stop();
   }

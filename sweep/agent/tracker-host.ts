@@ -21,7 +21,16 @@ export class TrackerHost extends ReceiverHost {
     const db = path.join(dir, `${name}.db`);
     super({
       name: `the tracker process ${name}`,
-      args: (port) => ['--import', 'tsx', path.join(ROOT, 'sweep', 'agent', 'tracker-main.ts'), '--port', String(port), '--db', db, ...(options.keyless ? ['--keyless'] : [])],
+      args: (port) => [
+        '--import',
+        'tsx',
+        path.join(ROOT, 'sweep', 'agent', 'tracker-main.ts'),
+        '--port',
+        String(port),
+        '--db',
+        db,
+        ...(options.keyless ? ['--keyless'] : []),
+      ],
       env: { TRACKER_CRASH_PLAN: planFile, TRACKER_STANDBY: '1' },
       cwd: ROOT,
       listening: /tracker listening on (http:\/\/\S+)/,

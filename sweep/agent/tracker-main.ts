@@ -25,11 +25,15 @@ export interface TrackerCrashPlan {
 
 const planFile = process.env.TRACKER_CRASH_PLAN;
 if (!planFile) {
-  console.error('TRACKER_CRASH_PLAN is not set: it names the crash plan of this tracker (see sweep/agent/tracker-main.ts)');
+  console.error(
+    'TRACKER_CRASH_PLAN is not set: it names the crash plan of this tracker (see sweep/agent/tracker-main.ts)',
+  );
   process.exit(2);
 }
 const plan = JSON.parse(readFileSync(planFile, 'utf8')) as TrackerCrashPlan;
-const { values } = parseArgs({ options: { port: { type: 'string' }, db: { type: 'string' }, keyless: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { port: { type: 'string' }, db: { type: 'string' }, keyless: { type: 'boolean', default: false } },
+});
 let held = new Set<string>();
 
 /** Holds the write at the plan's point the first time it gets there, until the harness's SIGKILL. */
@@ -50,7 +54,11 @@ async function serve(): Promise<void> {
   held = new Set(existsSync(plan.stateFile) ? readFileSync(plan.stateFile, 'utf8').split('\n').filter(Boolean) : []);
   // `normal` sync, as the sweep's other trackers: every commit survives the SIGKILL of this process.
   const store = new Store(values.db!, 'normal');
-  const app = buildTracker({ store, keyless: values.keyless, points: { received: point('received'), committed: point('committed') } });
+  const app = buildTracker({
+    store,
+    keyless: values.keyless,
+    points: { received: point('received'), committed: point('committed') },
+  });
   const address = await app.listen({ port: Number(values.port ?? 0), host: '127.0.0.1' });
   console.log(`tracker listening on ${address}`);
 }

@@ -15,14 +15,13 @@ import { runCrashWorker } from '../worker/crash-worker';
 async function main(): Promise<void> {
   const config = configFromEnv();
   const bundlePath = process.env.WORKFLOW_BUNDLE;
-  await runCrashWorker(
-    (settings) =>
-      createAgentWorker({
-        ...config,
-        ...settings,
-        workflowBundle: bundlePath ? { code: readFileSync(bundlePath, 'utf8') } : undefined,
-        mcp: config.mcpConfig ? new McpToolbox(loadMcpConfig(config.mcpConfig)) : undefined,
-      }),
+  await runCrashWorker((settings) =>
+    createAgentWorker({
+      ...config,
+      ...settings,
+      workflowBundle: bundlePath ? { code: readFileSync(bundlePath, 'utf8') } : undefined,
+      mcp: config.mcpConfig ? new McpToolbox(loadMcpConfig(config.mcpConfig)) : undefined,
+    }),
   );
 }
 

@@ -33,7 +33,8 @@ export interface WorldTracker {
  * its keys claimed while in flight, keyed without claims (the race), keyless stating its commit
  * deadline, and keyless stating none.
  */
-export type TrackerName = 'keyed' | 'keyless' | 'slowKeyed' | 'slowKeyedUnclaimed' | 'slowKeyless' | 'slowKeylessSilent';
+export type TrackerName =
+  'keyed' | 'keyless' | 'slowKeyed' | 'slowKeyedUnclaimed' | 'slowKeyless' | 'slowKeylessSilent';
 
 /** A tracker running as its own process, which the harness SIGKILLs at one of its points and restarts on the same file and port. */
 export interface TrackerProcess extends WorldTracker {
@@ -139,7 +140,10 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     stores.push(store);
     return { url: await listen(app), store };
   };
-  const slow = () => ({ slow: new SlowCommits(SLOW_RECEIVER.holdMs), commitDeadlineMs: SLOW_RECEIVER.commitDeadlineMs });
+  const slow = () => ({
+    slow: new SlowCommits(SLOW_RECEIVER.holdMs),
+    commitDeadlineMs: SLOW_RECEIVER.commitDeadlineMs,
+  });
   const trackers: Record<TrackerName, WorldTracker> = {
     keyed: await tracker('keyed'),
     keyless: await tracker('keyless', { keyless: true }),
@@ -164,7 +168,10 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
         };
         await Promise.all([hosts.keyed.start(), hosts.keyless.start()]);
         const config = path.join(laneDir, 'mcp.json');
-        const servers = { [hosts.keyed.serverName]: { url: hosts.keyed.url }, [hosts.keyless.serverName]: { url: hosts.keyless.url } };
+        const servers = {
+          [hosts.keyed.serverName]: { url: hosts.keyed.url },
+          [hosts.keyless.serverName]: { url: hosts.keyless.url },
+        };
         writeFileSync(config, JSON.stringify({ mcpServers: servers }));
         return { hosts, config };
       })();

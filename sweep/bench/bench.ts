@@ -29,7 +29,8 @@ async function main(): Promise<void> {
     USAGE,
   );
   const runs = Number(values.runs);
-  if (!Number.isInteger(runs) || runs < 10) throw new UsageError(`bad --runs ${values.runs}: a whole number of clean runs, at least 10`, USAGE);
+  if (!Number.isInteger(runs) || runs < 10)
+    throw new UsageError(`bad --runs ${values.runs}: a whole number of clean runs, at least 10`, USAGE);
   const [agent] = selectRows('agent');
   const say = (line: string) => console.error(line);
 
@@ -82,11 +83,18 @@ function indent(text: string): string[] {
 async function measureReplay(world: World, count: number): Promise<{ histories: number; cpuMs: number }> {
   const client = world.env.client;
   const ids: string[] = [];
-  for await (const wf of client.workflow.list({ query: `WorkflowType = 'agentWorkflow' AND ExecutionStatus = 'Completed'` })) {
+  for await (const wf of client.workflow.list({
+    query: `WorkflowType = 'agentWorkflow' AND ExecutionStatus = 'Completed'`,
+  })) {
     ids.push(wf.workflowId);
     if (ids.length >= count) break;
   }
-  const histories = await Promise.all(ids.map(async (workflowId) => ({ workflowId, history: await client.workflow.getHandle(workflowId).fetchHistory() })));
+  const histories = await Promise.all(
+    ids.map(async (workflowId) => ({
+      workflowId,
+      history: await client.workflow.getHandle(workflowId).fetchHistory(),
+    })),
+  );
   const bundle = { code: readFileSync(world.workflowBundle, 'utf8') };
   // Warm up once, so loading the bundle is not counted as replay.
   await Worker.runReplayHistory({ workflowBundle: bundle }, histories[0].history, histories[0].workflowId);

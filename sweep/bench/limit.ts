@@ -36,7 +36,10 @@ export async function measureLimit(world: World, variant: AgentRow, runs: number
     const tracker = world.trackers[variant.tracker];
     await Promise.all(
       scenarios.map(async (s) => {
-        const handle = await client.workflow.start(variant.workflowType, runOptions({ ...suiteRun(s, taskQueue, client), row: variant }, tracker.url));
+        const handle = await client.workflow.start(
+          variant.workflowType,
+          runOptions({ ...suiteRun(s, taskQueue, client), row: variant }, tracker.url),
+        );
         await handle.result();
       }),
     );

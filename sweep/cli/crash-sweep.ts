@@ -76,19 +76,29 @@ async function main(): Promise<void> {
     if (err instanceof ConfigError) throw err;
     throw new UsageError((err as Error).message, USAGE);
   }
-  if (values.once && values.full) throw new UsageError('--once and --full contradict each other: the first pass only, or both passes', USAGE);
-  if (values.scenario !== undefined && variants.length !== 1) throw new UsageError('--scenario needs exactly one --variant', USAGE);
-  if (values.address !== undefined && !/^[^\s:]+:\d+$/.test(values.address)) throw new UsageError(`bad --address ${values.address}: HOST:PORT`, USAGE);
-  if (values.address !== undefined && values['keep-server']) throw new UsageError('--keep-server keeps the sweep\'s own dev server: it cannot go with --address', USAGE);
+  if (values.once && values.full)
+    throw new UsageError('--once and --full contradict each other: the first pass only, or both passes', USAGE);
+  if (values.scenario !== undefined && variants.length !== 1)
+    throw new UsageError('--scenario needs exactly one --variant', USAGE);
+  if (values.address !== undefined && !/^[^\s:]+:\d+$/.test(values.address))
+    throw new UsageError(`bad --address ${values.address}: HOST:PORT`, USAGE);
+  if (values.address !== undefined && values['keep-server'])
+    throw new UsageError("--keep-server keeps the sweep's own dev server: it cannot go with --address", USAGE);
   const batchSize = Number(values.batch);
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new UsageError(`bad --batch ${values.batch}: a whole number of scenarios`, USAGE);
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new UsageError(`bad --batch ${values.batch}: a whole number of scenarios`, USAGE);
   const lanes = Number(values.lanes);
-  if (!Number.isInteger(lanes) || lanes < 1) throw new UsageError(`bad --lanes ${values.lanes}: a whole number of batches in flight`, USAGE);
+  if (!Number.isInteger(lanes) || lanes < 1)
+    throw new UsageError(`bad --lanes ${values.lanes}: a whole number of batches in flight`, USAGE);
 
   const started = Date.now();
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)}s`;
-  const passes = values.full ? 'killed once and twice' : 'first pass only: killed once (--full kills every restart again)';
-  console.error(`crash sweep: ${variants.map((v) => v.name).join(', ')} (${passes})${values.address ? ` on ${values.address}` : ''}`);
+  const passes = values.full
+    ? 'killed once and twice'
+    : 'first pass only: killed once (--full kills every restart again)';
+  console.error(
+    `crash sweep: ${variants.map((v) => v.name).join(', ')} (${passes})${values.address ? ` on ${values.address}` : ''}`,
+  );
   const report = await runSweep({
     suite,
     rows: variants.map((v) => v.name),
@@ -119,9 +129,18 @@ async function main(): Promise<void> {
     console.error(`wrote the report to ${values.html}`);
   }
   const failed = report.scenarios.filter((s) => s.error);
-  for (const s of failed.slice(0, 20)) console.error(`error: ${s.id}: ${s.error}\n  again: ${rerunCommand(s.row.name, s.kills.map((k) => k.index ?? 0), { config: values.config })}`);
+  for (const s of failed.slice(0, 20))
+    console.error(
+      `error: ${s.id}: ${s.error}\n  again: ${rerunCommand(
+        s.row.name,
+        s.kills.map((k) => k.index ?? 0),
+        { config: values.config },
+      )}`,
+    );
   if (report.kept) {
-    console.error(`the Temporal dev server is still running at ${report.kept.address}, Web UI at ${report.kept.ui}; Ctrl-C stops it`);
+    console.error(
+      `the Temporal dev server is still running at ${report.kept.address}, Web UI at ${report.kept.ui}; Ctrl-C stops it`,
+    );
     await once(process, 'SIGINT');
     await report.kept.stop();
   }
@@ -133,7 +152,9 @@ function formatStats(stats: Record<string, number>): string {
   if ('mcpKills' in stats) {
     return `, ${stats.mcpKills} MCP server kills cutting off ${stats.mcpWrites} writes, ${stats.trackerKills} tracker kills cutting off ${stats.trackerWrites}`;
   }
-  return Object.entries(stats).map(([k, v]) => `, ${k} ${v}`).join('');
+  return Object.entries(stats)
+    .map(([k, v]) => `, ${k} ${v}`)
+    .join('');
 }
 
 runMain(main);

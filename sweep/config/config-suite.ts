@@ -54,12 +54,23 @@ export function configSuite(file: string): SuiteFactory {
           cwd: path.dirname(abs),
         },
         start: (c, run) =>
-          config.start({ client: c, taskQueue: run.taskQueue, workflowId: run.workflowId, runId: run.runId, row: run.row.name,
-            workflowTaskTimeout: run.row.serverDies === 'worker-survives' ? SERVER_DIES_WORKFLOW_TASK_TIMEOUT : SWEEP_WORKFLOW_TASK_TIMEOUT,
+          config.start({
+            client: c,
+            taskQueue: run.taskQueue,
+            workflowId: run.workflowId,
+            runId: run.runId,
+            row: run.row.name,
+            workflowTaskTimeout:
+              run.row.serverDies === 'worker-survives'
+                ? SERVER_DIES_WORKFLOW_TASK_TIMEOUT
+                : SWEEP_WORKFLOW_TASK_TIMEOUT,
           }),
         onPoint(run, event) {
           if (event.name !== 'workflow.waiting' || !config.person) return;
-          const signals = event.detail.split(' ')[0].split(',').filter((s) => s !== NO_SIGNALS);
+          const signals = event.detail
+            .split(' ')[0]
+            .split(',')
+            .filter((s) => s !== NO_SIGNALS);
           const work = config
             .person({ client: run.client, workflowId: run.workflowId, runId: run.runId, row: run.row.name, signals })
             .catch((err: Error) => void failures.push(`${run.workflowId}: the person failed: ${err.message}`));
@@ -72,9 +83,18 @@ export function configSuite(file: string): SuiteFactory {
         async check(run, result) {
           const failed = failures.find((f) => f.startsWith(`${run.workflowId}:`));
           if (failed) throw new Error(failed);
-          const c = await config.check({ client: run.client, workflowId: run.workflowId, runId: run.runId, row: run.row.name, result });
+          const c = await config.check({
+            client: run.client,
+            workflowId: run.workflowId,
+            runId: run.runId,
+            row: run.row.name,
+            result,
+          });
           for (const k of ['dups', 'missing'] as const) {
-            if (!Number.isInteger(c?.[k]) || c[k] < 0) throw new Error(`check() must return { dups, missing } as whole numbers; it returned ${JSON.stringify(c)}`);
+            if (!Number.isInteger(c?.[k]) || c[k] < 0)
+              throw new Error(
+                `check() must return { dups, missing } as whole numbers; it returned ${JSON.stringify(c)}`,
+              );
           }
           return c;
         },

@@ -59,7 +59,13 @@ export interface SweepConfig {
    * its database file (`worker-survives`: the worker lives on, so your activities' start-to-close
    * timeouts must outlast a batch's parking, a minute is safe; `worker-dies`: the worker dies too).
    */
-  rows?: Array<{ name: string; label?: string; slowActivities?: string[]; firstPassOnly?: boolean; serverDies?: 'worker-survives' | 'worker-dies' }>;
+  rows?: Array<{
+    name: string;
+    label?: string;
+    slowActivities?: string[];
+    firstPassOnly?: boolean;
+    serverDies?: 'worker-survives' | 'worker-dies';
+  }>;
   /** Your workflows, as for `Worker.create`: `require.resolve('./workflows')`. */
   workflowsPath: string;
   /** Your activities; called in each worker process the sweep starts (after `setup`'s `env` is set). */

@@ -27,17 +27,28 @@ export function loadSweepConfig(file: string): { config: SweepConfig; file: stri
   }
   const config = (mod.default ?? mod) as Partial<SweepConfig>;
   const wrong: string[] = [];
-  if (typeof config.workflowsPath !== 'string') wrong.push('workflowsPath (a path, e.g. require.resolve(\'./workflows\'))');
-  for (const fn of ['activities', 'start', 'check'] as const) if (typeof config[fn] !== 'function') wrong.push(`${fn} (a function)`);
-  for (const fn of ['setup', 'teardown', 'person'] as const) if (config[fn] !== undefined && typeof config[fn] !== 'function') wrong.push(`${fn} (a function, if given)`);
-  if (config.rows !== undefined && (!Array.isArray(config.rows) || config.rows.length === 0 || config.rows.some((r) => typeof r?.name !== 'string'))) {
+  if (typeof config.workflowsPath !== 'string')
+    wrong.push("workflowsPath (a path, e.g. require.resolve('./workflows'))");
+  for (const fn of ['activities', 'start', 'check'] as const)
+    if (typeof config[fn] !== 'function') wrong.push(`${fn} (a function)`);
+  for (const fn of ['setup', 'teardown', 'person'] as const)
+    if (config[fn] !== undefined && typeof config[fn] !== 'function') wrong.push(`${fn} (a function, if given)`);
+  if (
+    config.rows !== undefined &&
+    (!Array.isArray(config.rows) || config.rows.length === 0 || config.rows.some((r) => typeof r?.name !== 'string'))
+  ) {
     wrong.push('rows (a list of { name, label? }, if given)');
   }
   for (const r of Array.isArray(config.rows) ? config.rows : []) {
     if (r?.serverDies !== undefined && r.serverDies !== 'worker-survives' && r.serverDies !== 'worker-dies') {
-      wrong.push(`rows: ${JSON.stringify(r.name)} has serverDies ${JSON.stringify(r.serverDies)} (worker-survives or worker-dies, if given)`);
+      wrong.push(
+        `rows: ${JSON.stringify(r.name)} has serverDies ${JSON.stringify(r.serverDies)} (worker-survives or worker-dies, if given)`,
+      );
     }
   }
-  if (wrong.length > 0) throw new ConfigError(`the config ${abs} needs: ${wrong.join('; ')}. See docs/config.md (Sweep your own workflow).`);
+  if (wrong.length > 0)
+    throw new ConfigError(
+      `the config ${abs} needs: ${wrong.join('; ')}. See docs/config.md (Sweep your own workflow).`,
+    );
   return { config: config as SweepConfig, file: abs };
 }

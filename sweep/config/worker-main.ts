@@ -12,19 +12,18 @@ import { crashSweepPlugin } from '../plugin';
  */
 async function main(): Promise<void> {
   const { config } = loadSweepConfig(process.env.CRASH_SWEEP_CONFIG ?? '');
-  await runCrashWorker(
-    async (settings) =>
-      Worker.create({
-        connection: settings.connection,
-        namespace: settings.namespace,
-        taskQueue: settings.taskQueue,
-        ...(settings.identity ? { identity: settings.identity } : {}),
-        workflowBundle: { codePath: process.env.CRASH_SWEEP_BUNDLE! },
-        activities: await config.activities(),
-        interceptors: { activity: settings.activityInterceptors },
-        plugins: [crashSweepPlugin(config.points)],
-        ...settings.tuning,
-      }),
+  await runCrashWorker(async (settings) =>
+    Worker.create({
+      connection: settings.connection,
+      namespace: settings.namespace,
+      taskQueue: settings.taskQueue,
+      ...(settings.identity ? { identity: settings.identity } : {}),
+      workflowBundle: { codePath: process.env.CRASH_SWEEP_BUNDLE! },
+      activities: await config.activities(),
+      interceptors: { activity: settings.activityInterceptors },
+      plugins: [crashSweepPlugin(config.points)],
+      ...settings.tuning,
+    }),
   );
 }
 

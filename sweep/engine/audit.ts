@@ -16,7 +16,10 @@ export interface GenerationRecord {
 /** The type of the activity a timed-out activity event belongs to, from its scheduled event ('' if not found). */
 export function timedOutActivityType(events: HistoryEvent[], timedOut: HistoryEvent): string {
   const scheduledId = Number(timedOut.activityTaskTimedOutEventAttributes?.scheduledEventId ?? 0);
-  return events.find((e) => Number(e.eventId) === scheduledId)?.activityTaskScheduledEventAttributes?.activityType?.name ?? '';
+  return (
+    events.find((e) => Number(e.eventId) === scheduledId)?.activityTaskScheduledEventAttributes?.activityType?.name ??
+    ''
+  );
 }
 
 /** A dead worker's sticky task may time out this long after the SIGKILL was sent and still be the kill's. */
@@ -53,7 +56,8 @@ export function auditHistory(
     if (wft) {
       const started = byId.get(Number(wft.startedEventId ?? 0))?.workflowTaskStartedEventAttributes;
       if (started) {
-        if (!killedHolding(started.identity, at)) problems.push(`workflow task timed out at event ${e.eventId} in live worker ${started.identity}`);
+        if (!killedHolding(started.identity, at))
+          problems.push(`workflow task timed out at event ${e.eventId} in live worker ${started.identity}`);
       } else if (!generations.some((g) => g.killedAt > 0 && g.killedAt <= at + CLOCK_SLACK_MS)) {
         // Never started: it waited on a sticky queue, which only a dead worker leaves unpolled.
         problems.push(`workflow task ${e.eventId} timed out before any worker was killed`);
@@ -63,7 +67,9 @@ export function auditHistory(
     if (act && !mayTimeOut.has(timedOutActivityType(events, e))) {
       const started = byId.get(Number(act.startedEventId ?? 0))?.activityTaskStartedEventAttributes;
       if (!started || !killedHolding(started.identity, at)) {
-        problems.push(`activity timed out at event ${e.eventId} in live worker ${started?.identity ?? '(never started)'}`);
+        problems.push(
+          `activity timed out at event ${e.eventId} in live worker ${started?.identity ?? '(never started)'}`,
+        );
       }
     }
   }

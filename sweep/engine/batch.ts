@@ -31,7 +31,13 @@ export function suiteRun(s: Scenario, taskQueue: string, client: Client): SuiteR
 }
 
 /** Where the generations of a task queue find the server, and how they start. */
-export function generationEnv(temporal: Pick<BatchTemporal, 'address' | 'namespace'>, dir: string, suite: SweepSuite, taskQueue: string, plan: BatchPlan = {}): GenerationEnv {
+export function generationEnv(
+  temporal: Pick<BatchTemporal, 'address' | 'namespace'>,
+  dir: string,
+  suite: SweepSuite,
+  taskQueue: string,
+  plan: BatchPlan = {},
+): GenerationEnv {
   return {
     temporalAddress: temporal.address,
     namespace: temporal.namespace,
@@ -53,12 +59,16 @@ export function generationEnv(temporal: Pick<BatchTemporal, 'address' | 'namespa
 export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<void> {
   const { server, suite, timings, temporal } = ctx;
   const serverDies = batch[0].row.serverDies;
-  if (batch.some((s) => s.row.serverDies !== serverDies)) throw new Error('a batch mixes rows whose Temporal server dies with rows whose server does not');
-  if (serverDies && !temporal.restart) throw new Error(`rows whose Temporal server dies need a server the sweep may kill, not ${temporal.address}`);
+  if (batch.some((s) => s.row.serverDies !== serverDies))
+    throw new Error('a batch mixes rows whose Temporal server dies with rows whose server does not');
+  if (serverDies && !temporal.restart)
+    throw new Error(`rows whose Temporal server dies need a server the sweep may kill, not ${temporal.address}`);
   const runsOf = new Map(batch.map((s) => [s.workflowId, suiteRun(s, ctx.taskQueue, temporal.client)]));
   const plan = suite.batch ? await suite.batch(ctx.lane, [...runsOf.values()]) : {};
   const env = generationEnv(temporal, server.dir, suite, ctx.taskQueue, plan);
-  const faults = Object.fromEntries(batch.filter((s) => s.row.fault).map((s) => [s.workflowId, { name: s.row.fault! }]));
+  const faults = Object.fromEntries(
+    batch.filter((s) => s.row.fault).map((s) => [s.workflowId, { name: s.row.fault! }]),
+  );
   const rounds = Math.max(...batch.map((s) => s.kills.length));
   const targetsOf = (round: number) => {
     const targets: Record<string, KillTarget> = {};
@@ -81,7 +91,8 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
   let runs: RunWatch;
   try {
     runs = await timings.time('start', () => startRuns(batch, temporal.client, suite, runsOf));
-    const waitWhile = (gen: Generation, pending: () => Scenario[], ms: number) => waitForRuns(gen, plan, runs.ended, pending, ms);
+    const waitWhile = (gen: Generation, pending: () => Scenario[], ms: number) =>
+      waitForRuns(gen, plan, runs.ended, pending, ms);
 
     for (let round = 0; round < rounds; round++) {
       const killed = batch.filter((s) => !s.error && s.kills.length > round);
@@ -93,10 +104,17 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
       const workerDies = serverDies !== 'worker-survives';
       next = workerDies ? launch(round + 1) : gen;
       const late = await timings.time('park', () =>
-        waitWhile(gen, () => killed.filter((s) => !gen.parked.has(s.workflowId) && !runs.ended.has(s.workflowId)), 120_000),
+        waitWhile(
+          gen,
+          () => killed.filter((s) => !gen.parked.has(s.workflowId) && !runs.ended.has(s.workflowId)),
+          120_000,
+        ),
       );
-      for (const s of late) s.error = `kill ${round + 1} never landed: the run did not reach ${JSON.stringify(s.kills[round])} in time`;
-      await timings.time('kill', () => endRound(gen, serverDies, temporal, timings, () => batch.filter((s) => !runs.ended.has(s.workflowId))));
+      for (const s of late)
+        s.error = `kill ${round + 1} never landed: the run did not reach ${JSON.stringify(s.kills[round])} in time`;
+      await timings.time('kill', () =>
+        endRound(gen, serverDies, temporal, timings, () => batch.filter((s) => !runs.ended.has(s.workflowId))),
+      );
       checkLandings(killed, gen, round);
       if (!workerDies) gen.resume(targetsOf(round + 1));
     }
@@ -133,7 +151,13 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
  * while it is down (`worker-dies`: so it never takes a task from the restarted server) or left alive
  * (`worker-survives`: the caller resumes its runs). A dead worker's unfinished runs leave its sticky queue.
  */
-async function endRound(gen: Generation, serverDies: SuiteRow['serverDies'], temporal: BatchTemporal, timings: Timings, unfinished: () => Scenario[]): Promise<void> {
+async function endRound(
+  gen: Generation,
+  serverDies: SuiteRow['serverDies'],
+  temporal: BatchTemporal,
+  timings: Timings,
+  unfinished: () => Scenario[],
+): Promise<void> {
   const killWorker = async () => {
     timings.workerCpu += cpuSeconds(gen.pid) ?? 0;
     await gen.kill();
@@ -153,7 +177,12 @@ interface RunWatch {
 }
 
 /** Starts every run of a batch on its task queue, and watches each one's end from the start. */
-async function startRuns(batch: Scenario[], client: Client, suite: SweepSuite, runsOf: Map<string, SuiteRun>): Promise<RunWatch> {
+async function startRuns(
+  batch: Scenario[],
+  client: Client,
+  suite: SweepSuite,
+  runsOf: Map<string, SuiteRun>,
+): Promise<RunWatch> {
   const watch: RunWatch = { ended: new Set(), results: new Map() };
   await Promise.all(
     batch.map(async (s) => {
@@ -161,9 +190,13 @@ async function startRuns(batch: Scenario[], client: Client, suite: SweepSuite, r
       s.taskQueue = run.taskQueue;
       s.client = client;
       s.handle = await suite.start(client, run);
-      if (s.handle.workflowId !== s.workflowId) throw new Error(`the suite started ${s.handle.workflowId}, not the run's workflow id ${s.workflowId}`);
+      if (s.handle.workflowId !== s.workflowId)
+        throw new Error(`the suite started ${s.handle.workflowId}, not the run's workflow id ${s.workflowId}`);
       // A run that ends while it should be parked is a kill that did not land: its end is watched from the start.
-      watch.results.set(s.workflowId, resultOf(s.handle).finally(() => watch.ended.add(s.workflowId)));
+      watch.results.set(
+        s.workflowId,
+        resultOf(s.handle).finally(() => watch.ended.add(s.workflowId)),
+      );
     }),
   );
   return watch;
@@ -190,7 +223,13 @@ async function resultOf(handle: WorkflowHandle): Promise<RunResult> {
  * Waits while `pending` names runs, letting the suite act (`BatchPlan.poll`); returns the runs still
  * pending after `ms`. A generation that dies on its own is an error of the harness, not of a scenario.
  */
-async function waitForRuns(gen: Generation, plan: BatchPlan, ended: ReadonlySet<string>, pending: () => Scenario[], ms: number): Promise<Scenario[]> {
+async function waitForRuns(
+  gen: Generation,
+  plan: BatchPlan,
+  ended: ReadonlySet<string>,
+  pending: () => Scenario[],
+  ms: number,
+): Promise<Scenario[]> {
   const deadline = Date.now() + ms;
   const state = { isParked: (workflowId: string) => gen.parked.has(workflowId), ended };
   for (;;) {
@@ -228,14 +267,19 @@ async function countBatch(
   runs: RunWatch,
 ): Promise<void> {
   const last = generations[generations.length - 1];
-  const records: GenerationRecord[] = generations.map((g) => ({ identity: g.identity, killedAt: g === last ? 0 : g.killedAt, parked: new Set(g.parked.keys()) }));
+  const records: GenerationRecord[] = generations.map((g) => ({
+    identity: g.identity,
+    killedAt: g === last ? 0 : g.killedAt,
+    parked: new Set(g.parked.keys()),
+  }));
   await Promise.all(
     batch.map(async (s) => {
       s.finalPoints = last.points.get(s.workflowId) ?? [];
       const slow = new Set(s.row.slowActivities ?? []);
       for (const g of generations) {
         const late = g.late.get(s.workflowId)?.find((l) => !slow.has(l.activityType));
-        if (late) s.error ??= `a live activity outlived its timeout (${late.detail}): the machine was too slow for the sweep's timeouts`;
+        if (late)
+          s.error ??= `a live activity outlived its timeout (${late.detail}): the machine was too slow for the sweep's timeouts`;
       }
       delete s.handle;
       if (!runs.ended.has(s.workflowId)) return;
@@ -266,10 +310,11 @@ async function countBatch(
  */
 async function moveOffDeadWorker(client: Client, runs: Scenario[]): Promise<void> {
   await Promise.all(
-    runs.map((s) =>
-      client.workflowService
-        .resetStickyTaskQueue({ namespace: client.options.namespace, execution: { workflowId: s.workflowId } })
-        .catch(() => {}), // the run ended meanwhile
+    runs.map(
+      (s) =>
+        client.workflowService
+          .resetStickyTaskQueue({ namespace: client.options.namespace, execution: { workflowId: s.workflowId } })
+          .catch(() => {}), // the run ended meanwhile
     ),
   );
 }

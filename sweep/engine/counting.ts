@@ -29,7 +29,15 @@ export type Outcome = Required<Omit<Counts, 'details'>> & Pick<Counts, 'details'
 
 /** Fills in a suite's counts: what it left out is 0. */
 export function fillCounts(c: Counts): Outcome {
-  return { dups: c.dups, missing: c.missing, orphans: c.orphans ?? 0, asks: c.asks ?? 0, calls: c.calls ?? 0, approvals: c.approvals ?? 0, ...(c.details ? { details: c.details } : {}) };
+  return {
+    dups: c.dups,
+    missing: c.missing,
+    orphans: c.orphans ?? 0,
+    asks: c.asks ?? 0,
+    calls: c.calls ?? 0,
+    approvals: c.approvals ?? 0,
+    ...(c.details ? { details: c.details } : {}),
+  };
 }
 
 /** One row of the table: a row's counts over all its scenarios. */

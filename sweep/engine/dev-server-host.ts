@@ -16,7 +16,10 @@ export interface TemporalHost {
 }
 
 /** Starts `dev-server-main.ts`, which runs the dev server with its banner kept off our stdout. */
-export async function startTemporalHost(ui: boolean, searchAttributes: readonly AnySearchAttributeKey[]): Promise<TemporalHost> {
+export async function startTemporalHost(
+  ui: boolean,
+  searchAttributes: readonly AnySearchAttributeKey[],
+): Promise<TemporalHost> {
   const child = fork(path.join(__dirname, 'dev-server-main.ts'), ui ? ['--ui'] : [], {
     execArgv: tsxFlags(),
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

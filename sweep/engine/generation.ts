@@ -128,7 +128,10 @@ export class Generation {
       return;
     }
     if (event.type === 'late') {
-      this.late.set(event.workflowId, [...(this.late.get(event.workflowId) ?? []), { activityType: event.activityType, detail: event.detail }]);
+      this.late.set(event.workflowId, [
+        ...(this.late.get(event.workflowId) ?? []),
+        { activityType: event.activityType, detail: event.detail },
+      ]);
       return;
     }
     if (!this.firstEventAt.has(event.workflowId)) this.firstEventAt.set(event.workflowId, Date.now());

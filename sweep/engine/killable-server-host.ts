@@ -12,8 +12,10 @@ import { searchAttributeFlags, type AnySearchAttributeKey } from '../../common/s
  * at once with no forwarding between partitions.
  */
 export const SWEEP_DEV_SERVER_FLAGS = [
-  '--dynamic-config-value', 'matching.numTaskqueueReadPartitions=1',
-  '--dynamic-config-value', 'matching.numTaskqueueWritePartitions=1',
+  '--dynamic-config-value',
+  'matching.numTaskqueueReadPartitions=1',
+  '--dynamic-config-value',
+  'matching.numTaskqueueWritePartitions=1',
 ];
 
 /** The Temporal server a batch's runs live on, and how to kill it when the batch's rows say so. */
@@ -53,7 +55,11 @@ export class KillableServerHost implements BatchTemporal {
    * Starts a dev server on `DIR/temporal-LABEL.db` and a free port, with these search attributes
    * registered (default none), and connects a client.
    */
-  static async start(dir: string, label: string, searchAttributes: readonly AnySearchAttributeKey[] = []): Promise<KillableServerHost> {
+  static async start(
+    dir: string,
+    label: string,
+    searchAttributes: readonly AnySearchAttributeKey[] = [],
+  ): Promise<KillableServerHost> {
     const server = new KillableServerHost(path.join(dir, `temporal-${label}.db`), await freePort(), searchAttributes);
     await server.spawn();
     server.connection = await Connection.connect({ address: server.address });
@@ -97,16 +103,23 @@ export class KillableServerHost implements BatchTemporal {
 
   private async spawn(): Promise<void> {
     const args = [
-      'server', 'start-dev',
-      '--db-filename', this.dbFile,
-      '--ip', '127.0.0.1',
-      '--port', String(this.port),
+      'server',
+      'start-dev',
+      '--db-filename',
+      this.dbFile,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(this.port),
       '--headless',
-      '--log-level', 'error',
+      '--log-level',
+      'error',
       // As the sweep's trackers: a commit is in the file (the OS's cache) when the server answers, which
       // any process kill leaves intact; only the WAL's checkpoints wait for the disk (not a power cut).
-      '--sqlite-pragma', 'journal_mode=wal',
-      '--sqlite-pragma', 'synchronous=normal',
+      '--sqlite-pragma',
+      'journal_mode=wal',
+      '--sqlite-pragma',
+      'synchronous=normal',
       ...searchAttributeFlags(this.searchAttributes),
       ...SWEEP_DEV_SERVER_FLAGS,
     ];
@@ -126,8 +139,13 @@ export class KillableServerHost implements BatchTemporal {
   private async serving(): Promise<void> {
     await this.until('serve', () =>
       this.connection
-        .withDeadline(Date.now() + 1_000, () => this.connection.workflowService.describeNamespace({ namespace: this.namespace }))
-        .then(() => true, () => false),
+        .withDeadline(Date.now() + 1_000, () =>
+          this.connection.workflowService.describeNamespace({ namespace: this.namespace }),
+        )
+        .then(
+          () => true,
+          () => false,
+        ),
     );
   }
 
@@ -135,9 +153,11 @@ export class KillableServerHost implements BatchTemporal {
     const deadline = Date.now() + 60_000;
     for (;;) {
       const proc = this.proc;
-      if (!proc || proc.exitCode !== null || proc.signalCode !== null) throw new Error(`the Temporal dev server on ${this.dbFile} exited as it started:\n${this.log}`);
+      if (!proc || proc.exitCode !== null || proc.signalCode !== null)
+        throw new Error(`the Temporal dev server on ${this.dbFile} exited as it started:\n${this.log}`);
       if (await ok()) return;
-      if (Date.now() > deadline) throw new Error(`the Temporal dev server on ${this.dbFile} did not ${what} within 60 s:\n${this.log}`);
+      if (Date.now() > deadline)
+        throw new Error(`the Temporal dev server on ${this.dbFile} did not ${what} within 60 s:\n${this.log}`);
       await new Promise((r) => setTimeout(r, 10));
     }
   }

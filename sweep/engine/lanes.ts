@@ -41,7 +41,11 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
     kinds.set(kind, [...(kinds.get(kind) ?? []), s]);
   }
   const batches = [...kinds.values()].flatMap((group) => evenBatches(group, options));
-  const shared: BatchTemporal = { address: options.server.temporal.address, namespace: options.server.env.client.options.namespace, client: options.server.env.client };
+  const shared: BatchTemporal = {
+    address: options.server.temporal.address,
+    namespace: options.server.env.client.options.namespace,
+    client: options.server.env.client,
+  };
   const started = Date.now();
   let done = 0;
   let nextBatch = 0;
@@ -50,7 +54,8 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
       const batch = batches[nextBatch++];
       batchCounter += 1;
       const kills = batch[0].row.serverDies !== undefined;
-      if (kills && !options.killableServer) throw new Error(`${batch[0].row.name}: its Temporal server dies, and this sweep has no server it may kill`);
+      if (kills && !options.killableServer)
+        throw new Error(`${batch[0].row.name}: its Temporal server dies, and this sweep has no server it may kill`);
       const temporal = kills ? await options.killableServer!(laneNo) : shared;
       await runBatch(batch, { ...options, temporal, lane: laneNo, taskQueue: `${QUEUE_PREFIX}-${batchCounter}` });
       done += batch.length;

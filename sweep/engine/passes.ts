@@ -92,11 +92,13 @@ async function checkNoRetry(client: Client, s: Scenario): Promise<void> {
   const events = history.events ?? [];
   for (const e of events) {
     const timedOut = e.activityTaskTimedOutEventAttributes;
-    if (timedOut && !s.row.slowActivities?.includes(timedOutActivityType(events, e))) throw new DirtyCleanRunError(s.row.name, 'had an activity time out');
+    if (timedOut && !s.row.slowActivities?.includes(timedOutActivityType(events, e)))
+      throw new DirtyCleanRunError(s.row.name, 'had an activity time out');
     if (e.workflowTaskTimedOutEventAttributes) throw new DirtyCleanRunError(s.row.name, 'had a workflow task time out');
     if (e.workflowTaskFailedEventAttributes) throw new DirtyCleanRunError(s.row.name, 'had a workflow task fail');
     const attempt = e.activityTaskStartedEventAttributes?.attempt ?? 1;
-    if (attempt > 1 && !s.row.fault && !s.row.retries) throw new DirtyCleanRunError(s.row.name, `retried an activity (attempt ${attempt})`);
+    if (attempt > 1 && !s.row.fault && !s.row.retries)
+      throw new DirtyCleanRunError(s.row.name, `retried an activity (attempt ${attempt})`);
   }
 }
 
@@ -122,7 +124,12 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   const lanes = options.lanes ?? DEFAULT_LANES;
   const only = options.scenario ? parseScenarioLabel(options.scenario) : null;
   const searchAttributes = options.suite.searchAttributes ?? [];
-  const server = await startServer({ address: options.address, namespace: options.namespace, ui: options.keepServer, searchAttributes });
+  const server = await startServer({
+    address: options.address,
+    namespace: options.namespace,
+    ui: options.keepServer,
+    searchAttributes,
+  });
   const cpuAtStart = process.cpuUsage();
   const serverPid = server.temporal.pid;
   const serverCpuAtStart = serverPid ? cpuSeconds(serverPid) : null;
@@ -140,7 +147,11 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     const timings = new Timings();
     const ready = suite;
     const run = (scenarios: Scenario[], phase: string) =>
-      runScenarios(scenarios, { server, suite: ready, batchSize, lanes, timings, progress, counter, killableServer }, phase);
+      runScenarios(
+        scenarios,
+        { server, suite: ready, batchSize, lanes, timings, progress, counter, killableServer },
+        phase,
+      );
 
     const cleans = rows.map((v) => newScenario(v, 'clean', 'run', [], []));
     await run(cleans, 'clean runs');
@@ -149,8 +160,10 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     for (const c of cleans) {
       if (c.error) throw new DirtyCleanRunError(c.row.name, `failed: ${c.error}`);
       const o = c.outcome!;
-      if (!c.row.damagedWithoutKills && (o.dups !== 0 || o.missing !== 0 || o.orphans !== 0 || o.asks !== 0)) throw new DirtyCleanRunError(c.row.name, `left ${JSON.stringify(o)}`);
-      if (c.finalPoints.length === 0) throw new DirtyCleanRunError(c.row.name, 'reached no crash point: is the crash-sweep plugin in its worker?');
+      if (!c.row.damagedWithoutKills && (o.dups !== 0 || o.missing !== 0 || o.orphans !== 0 || o.asks !== 0))
+        throw new DirtyCleanRunError(c.row.name, `left ${JSON.stringify(o)}`);
+      if (c.finalPoints.length === 0)
+        throw new DirtyCleanRunError(c.row.name, 'reached no crash point: is the crash-sweep plugin in its worker?');
       await checkNoRetry(c.client ?? server.env.client, c);
       points[c.row.name] = c.finalPoints.map(({ name, detail }) => ({ name, detail }));
       cleanOutcomes.set(c.row.name, o);
@@ -158,12 +171,14 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     progress(`clean runs: ${cleans.map((c) => `${c.row.name} ${c.finalPoints.length} points`).join(', ')}`);
 
     const once = firstPass(cleans, only);
-    if (only && once.length === 0) throw new Error(`no scenario ${options.scenario}: the clean run has ${cleans[0].finalPoints.length} points`);
+    if (only && once.length === 0)
+      throw new Error(`no scenario ${options.scenario}: the clean run has ${cleans[0].finalPoints.length} points`);
     await run(once, 'once');
 
     const twice = options.twice === false ? [] : secondPass(once, only);
     if (only?.second !== undefined && twice.length === 0) {
-      if (rows.some((r) => r.firstPassOnly)) throw new Error(`no scenario ${options.scenario}: ${rows[0].name} is swept in the first pass only`);
+      if (rows.some((r) => r.firstPassOnly))
+        throw new Error(`no scenario ${options.scenario}: ${rows[0].name} is swept in the first pass only`);
       throw new Error(`no scenario ${options.scenario}: the restart of ${only.first} reached fewer points`);
     }
     if (twice.length > 0) await run(twice, 'twice');
@@ -180,11 +195,16 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       temporalKills,
       seconds: (Date.now() - started) / 1000,
       // The servers the sweep killed stay up too (their runs' clients, `Scenario.client`, still work) until the caller stops them.
-      kept: options.keepServer ? { ...server.temporal, stop: () => closeAll(killable).then(() => server.temporal.stop()) } : null,
+      kept: options.keepServer
+        ? { ...server.temporal, stop: () => closeAll(killable).then(() => server.temporal.stop()) }
+        : null,
       timings,
       cpu: {
         harness: cpuTotal(process.cpuUsage(cpuAtStart)),
-        server: serverPid && serverCpuAtStart !== null ? (cpuSeconds(serverPid) ?? serverCpuAtStart) - serverCpuAtStart : null,
+        server:
+          serverPid && serverCpuAtStart !== null
+            ? (cpuSeconds(serverPid) ?? serverCpuAtStart) - serverCpuAtStart
+            : null,
         workers: timings.workerCpu,
       },
     };

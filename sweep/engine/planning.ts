@@ -14,7 +14,8 @@ export function pickRows<R extends SuiteRow>(rows: readonly R[], names?: string[
   if (!names || names.length === 0) return [...rows];
   return names.map((name) => {
     const row = rows.find((r) => r.name === name);
-    if (!row) throw new Error(`unknown variant ${JSON.stringify(name)} (variants: ${rows.map((r) => r.name).join(', ')})`);
+    if (!row)
+      throw new Error(`unknown variant ${JSON.stringify(name)} (variants: ${rows.map((r) => r.name).join(', ')})`);
     return row;
   });
 }
@@ -22,7 +23,10 @@ export function pickRows<R extends SuiteRow>(rows: readonly R[], names?: string[
 /** `N` or `N.M`, as in a scenario's id (`agent twice 3.7`); throws on anything else. */
 export function parseScenarioLabel(label: string): ScenarioChoice {
   const m = label.trim().match(/^(?:[\w-]+ (?:once|twice) )?(\d+)(?:\.(\d+))?$/);
-  if (!m) throw new Error(`bad scenario ${JSON.stringify(label)}: N or N.M, the label of a scenario id such as "agent twice 3.7"`);
+  if (!m)
+    throw new Error(
+      `bad scenario ${JSON.stringify(label)}: N or N.M, the label of a scenario id such as "agent twice 3.7"`,
+    );
   return { first: Number(m[1]), second: m[2] === undefined ? undefined : Number(m[2]) };
 }
 
@@ -43,7 +47,9 @@ export function secondPass(once: readonly Scenario[], only: ScenarioChoice | nul
   return once
     .filter((s) => !s.error && !s.row.firstPassOnly)
     .flatMap((s) =>
-      s.finalPoints.map((p, j) => newScenario(s.row, 'twice', `${s.kills[0].index}.${j + 1}`, [s.kills[0], { index: j + 1 }], [s.expected[0], p])),
+      s.finalPoints.map((p, j) =>
+        newScenario(s.row, 'twice', `${s.kills[0].index}.${j + 1}`, [s.kills[0], { index: j + 1 }], [s.expected[0], p]),
+      ),
     )
     .filter((s) => !only || (only.second !== undefined && s.kills[1].index === only.second));
 }

@@ -86,7 +86,11 @@ export class ReceiverHost {
 
   private launch(): { proc: ChildProcess; listening: Promise<string> } {
     const spec = this.launchSpec;
-    const proc = spawn(process.execPath, spec.args(this.port), { cwd: spec.cwd, env: { ...process.env, ...spec.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, spec.args(this.port), {
+      cwd: spec.cwd,
+      env: { ...process.env, ...spec.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     readline.createInterface({ input: proc.stderr! }).on('line', (line) => {
       const event = parseEventLine(line);
       if (event?.type === 'parked') this.parked.set(event.workflowId, event.detail);

@@ -40,7 +40,13 @@ export interface Scenario {
 let scenarioCounter = 0;
 
 /** A new scenario of a row with a fresh run id. */
-export function newScenario(row: SuiteRow, pass: Pass, label: string, kills: KillTarget[], expected: SeenPoint[]): Scenario {
+export function newScenario(
+  row: SuiteRow,
+  pass: Pass,
+  label: string,
+  kills: KillTarget[],
+  expected: SeenPoint[],
+): Scenario {
   const runId = randomUUID();
   scenarioCounter += 1;
   const tag = `${row.name}-${pass}-${scenarioCounter}`;

@@ -38,7 +38,10 @@ export async function startServer(options: ServerOptions = {}): Promise<SweepSer
   const temporal: TemporalHost = options.address
     ? { address: options.address, ui: null, pid: null, stop: async () => {} }
     : await startTemporalHost(options.ui ?? false, options.searchAttributes ?? []);
-  const env = await TestWorkflowEnvironment.createFromExistingServer({ address: temporal.address, namespace: options.namespace ?? 'default' });
+  const env = await TestWorkflowEnvironment.createFromExistingServer({
+    address: temporal.address,
+    namespace: options.namespace ?? 'default',
+  });
   return {
     env,
     temporal,

@@ -48,7 +48,11 @@ export class Timings {
   resumeWait(): { median: number; max: number; count: number } | null {
     if (this.resumeWaits.length === 0) return null;
     const sorted = [...this.resumeWaits].sort((a, b) => a - b);
-    return { median: sorted[Math.floor(sorted.length / 2)] / 1000, max: sorted[sorted.length - 1] / 1000, count: sorted.length };
+    return {
+      median: sorted[Math.floor(sorted.length / 2)] / 1000,
+      max: sorted[sorted.length - 1] / 1000,
+      count: sorted.length,
+    };
   }
 }
 
@@ -89,18 +93,28 @@ export function childPids(pid: number): number[] {
 }
 
 /** Where a sweep's time and CPU went, in a few lines for people. */
-export function formatTimings(report: { seconds: number; scenarios: unknown[]; timings: Timings; cpu: { harness: number; server: number | null; workers: number } }): string {
+export function formatTimings(report: {
+  seconds: number;
+  scenarios: unknown[];
+  timings: Timings;
+  cpu: { harness: number; server: number | null; workers: number };
+}): string {
   const { timings, cpu } = report;
   const total = Object.values(timings.phases).reduce((a, b) => a + b, 0);
   const phases = (Object.keys(PHASES) as Phase[])
-    .map((p) => `${p} ${timings.phases[p].toFixed(0)} s (${((100 * timings.phases[p]) / Math.max(total, 1e-9)).toFixed(0)}%)`)
+    .map(
+      (p) =>
+        `${p} ${timings.phases[p].toFixed(0)} s (${((100 * timings.phases[p]) / Math.max(total, 1e-9)).toFixed(0)}%)`,
+    )
     .join(', ');
   const wait = timings.resumeWait();
   const cores = cpu.harness + (cpu.server ?? 0) + cpu.workers;
   const n = Math.max(report.scenarios.length, 1);
   return [
     `time by phase (lane-seconds): ${phases}`,
-    wait ? `resumed runs waited for their first point: median ${wait.median.toFixed(2)} s, max ${wait.max.toFixed(2)} s (${wait.count} resumes)` : '',
+    wait
+      ? `resumed runs waited for their first point: median ${wait.median.toFixed(2)} s, max ${wait.max.toFixed(2)} s (${wait.count} resumes)`
+      : '',
     `CPU: ${cores.toFixed(0)} core-seconds, ${(cores / n).toFixed(3)} per scenario (workers ${cpu.workers.toFixed(0)}, Temporal server ${cpu.server === null ? '?' : cpu.server.toFixed(0)}, harness ${cpu.harness.toFixed(0)}); machine use ${((100 * cores) / (report.seconds * CORES)).toFixed(0)}% of ${CORES} cores`,
   ]
     .filter(Boolean)

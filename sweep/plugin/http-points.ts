@@ -36,7 +36,10 @@ function detailOf(ctx: Context, method: string, host: string, path: string): str
 }
 
 function accepted(ctx: Context, detail: string): void {
-  const hold: Hold = { point: crashPoint('http.accepted', { workflowId: ctx.info.workflowExecution?.workflowId ?? '', detail }), settled: false };
+  const hold: Hold = {
+    point: crashPoint('http.accepted', { workflowId: ctx.info.workflowExecution?.workflowId ?? '', detail }),
+    settled: false,
+  };
   hold.point.then(
     () => (hold.settled = true),
     () => (hold.settled = true),
@@ -68,7 +71,8 @@ export function watchHttp(): void {
     const { request } = message as { request: ClientRequest };
     const ctx = asyncLocalStorage.getStore();
     if (!ctx) return;
-    if (parked(ctx)) request.destroy(new Error('held by the crash sweep: the activity is parked until its worker is killed'));
+    if (parked(ctx))
+      request.destroy(new Error('held by the crash sweep: the activity is parked until its worker is killed'));
     else owners.set(request, ctx);
   });
   dc.subscribe('http.client.response.finish', (message) => {

@@ -1,5 +1,11 @@
 // The crash-sweep worker plugin: records crash points in any worker, with no change to its code.
-import type { ActivityInterceptorsFactory, BundleOptions, BundlerPlugin, WorkerOptions, WorkerPlugin } from '@temporalio/worker';
+import type {
+  ActivityInterceptorsFactory,
+  BundleOptions,
+  BundlerPlugin,
+  WorkerOptions,
+  WorkerPlugin,
+} from '@temporalio/worker';
 import { crashPoint, type PointName } from '../../common/crash-points';
 import { watchHttp } from './http-points';
 
@@ -58,14 +64,17 @@ export function crashSweepPlugin(options: CrashSweepPluginOptions = {}): WorkerP
           ...interceptors,
           activity: [...(interceptors.activity ?? []), ...(activities ? [activityPoints] : [])],
           // With a pre-built bundle the modules are in it already (see configureBundler).
-          workflowModules: worker.workflowsPath ? [...(interceptors.workflowModules ?? []), ...workflowInterceptorModules(options)] : interceptors.workflowModules,
+          workflowModules: worker.workflowsPath
+            ? [...(interceptors.workflowModules ?? []), ...workflowInterceptorModules(options)]
+            : interceptors.workflowModules,
         },
         sinks: {
           ...worker.sinks,
           crashPoints: {
             reached: {
               // Awaited before the workflow task is reported, so a harness can park a decided task here.
-              fn: (info, name: string, detail: string) => crashPoint(name as PointName, { workflowId: info.workflowId, detail, fromWorkflow: true }),
+              fn: (info, name: string, detail: string) =>
+                crashPoint(name as PointName, { workflowId: info.workflowId, detail, fromWorkflow: true }),
               callDuringReplay: false,
             },
           },
@@ -73,7 +82,13 @@ export function crashSweepPlugin(options: CrashSweepPluginOptions = {}): WorkerP
       };
     },
     configureBundler(bundle: BundleOptions): BundleOptions {
-      return { ...bundle, workflowInterceptorModules: [...(bundle.workflowInterceptorModules ?? []), ...workflowInterceptorModules(options)] };
+      return {
+        ...bundle,
+        workflowInterceptorModules: [
+          ...(bundle.workflowInterceptorModules ?? []),
+          ...workflowInterceptorModules(options),
+        ],
+      };
     },
   };
 }

@@ -18,10 +18,16 @@ const BOOKKEEPING = new Set(['modifyWorkflowProperties', 'upsertWorkflowSearchAt
  */
 function waitingFor(): string[] | null {
   const activator = maybeGetActivator() as
-    | { blockedConditions?: Map<number, unknown>; signalHandlers?: Map<string, unknown>; completions?: Record<string, Map<number, unknown>> }
+    | {
+        blockedConditions?: Map<number, unknown>;
+        signalHandlers?: Map<string, unknown>;
+        completions?: Record<string, Map<number, unknown>>;
+      }
     | undefined;
   if (!activator?.blockedConditions || activator.blockedConditions.size === 0) return null;
-  const inFlight = ['activity', 'childWorkflowComplete', 'childWorkflowStart'].some((k) => (activator.completions?.[k]?.size ?? 0) > 0);
+  const inFlight = ['activity', 'childWorkflowComplete', 'childWorkflowStart'].some(
+    (k) => (activator.completions?.[k]?.size ?? 0) > 0,
+  );
   return inFlight ? null : [...(activator.signalHandlers?.keys() ?? [])].sort();
 }
 
@@ -51,7 +57,9 @@ export function decisionPoints(waits: boolean): WorkflowInterceptorsFactory {
           },
           concludeActivation(input, next) {
             if (!decides) return next(input);
-            const kinds = input.commands.map((c) => Object.keys(c).find((k) => k !== 'userMetadata') ?? '?').filter((k) => !BOOKKEEPING.has(k));
+            const kinds = input.commands
+              .map((c) => Object.keys(c).find((k) => k !== 'userMetadata') ?? '?')
+              .filter((k) => !BOOKKEEPING.has(k));
             const signals = waits ? waitingFor() : null;
             if (signals) crashPoints.reached('workflow.waiting', [signals.join(',') || NO_SIGNALS, ...kinds].join(' '));
             else if (kinds.length > 0) crashPoints.reached('workflow.decided', kinds.join(','));

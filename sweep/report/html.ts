@@ -43,7 +43,14 @@ export function verdict(s: JsonScenario): 'error' | 'missing' | 'dup' | 'orphan'
   return 'clean';
 }
 
-const VERDICTS = { clean: 'clean', asked: 'asked a person', dup: 'duplicated', orphan: 'a write no reply in history accounts for', missing: 'missing an effect', error: 'error' };
+const VERDICTS = {
+  clean: 'clean',
+  asked: 'asked a person',
+  dup: 'duplicated',
+  orphan: 'a write no reply in history accounts for',
+  missing: 'missing an effect',
+  error: 'error',
+};
 
 function legend(): string {
   return `<p class="legend">${Object.entries(VERDICTS)
@@ -56,7 +63,10 @@ function table(data: JsonReport): string {
   // Rows under a heading per group (what fails), as in the printed table, when there is more than one.
   const grouped = new Set(data.rows.map((r) => r.group)).size > 1;
   const rows = data.rows.map((r, i) => {
-    const heading = grouped && (i === 0 || data.rows[i - 1].group !== r.group) ? `<tr class="group"><th colspan="${COLUMNS.length + 1}">${esc(r.group)}</th></tr>` : '';
+    const heading =
+      grouped && (i === 0 || data.rows[i - 1].group !== r.group)
+        ? `<tr class="group"><th colspan="${COLUMNS.length + 1}">${esc(r.group)}</th></tr>`
+        : '';
     return `${heading}<tr><td><a href="#${esc(r.name)}">${esc(r.label)}</a></td>${COLUMNS.map(([key]) => `<td>${esc(String(r[key]))}</td>`).join('')}</tr>`;
   });
   return `<table class="summary">${head}${rows.join('')}</table>`;

@@ -8,7 +8,9 @@ const USAGE = 'npm run report-screenshot -- REPORT.html [--png FILE]';
 
 /** Chromium to drive: `CHROMIUM` if set, else Debian's (`apt-get install chromium`). */
 export function findChromium(): string | null {
-  for (const candidate of [process.env.CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[]) {
+  for (const candidate of [process.env.CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+    Boolean,
+  ) as string[]) {
     try {
       accessSync(candidate, constants.X_OK);
       return candidate;

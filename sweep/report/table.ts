@@ -25,10 +25,20 @@ export function formatTable(rows: Row[]): string {
   const line = (label: string, cells: string[]) =>
     (label.padEnd(labelWidth) + cells.map((c, i) => c.padStart(widths[i])).join('  ')).trimEnd();
   const grouped = new Set(rows.map((r) => r.group)).size > 1;
-  const lines = [line('variant', columns.map(([, title]) => title))];
+  const lines = [
+    line(
+      'variant',
+      columns.map(([, title]) => title),
+    ),
+  ];
   rows.forEach((r, i) => {
     if (grouped && (i === 0 || rows[i - 1].group !== r.group)) lines.push(`-- ${r.group} --`);
-    lines.push(line(r.label, columns.map(([key]) => String(r[key]))));
+    lines.push(
+      line(
+        r.label,
+        columns.map(([key]) => String(r[key])),
+      ),
+    );
   });
   return lines.join('\n');
 }

@@ -1,7 +1,12 @@
 // What every worker process the engine starts does: the crash hook, standby until told to poll, the line protocol.
 import { readFileSync } from 'node:fs';
 import readline from 'node:readline';
-import { NativeConnection, type ActivityInterceptorsFactory, type Worker, type WorkerOptions } from '@temporalio/worker';
+import {
+  NativeConnection,
+  type ActivityInterceptorsFactory,
+  type Worker,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import { setCrashHook } from '../../common/crash-points';
 import { LINE_PREFIX, matches, type CrashEvent, type CrashPlan } from './line-protocol';
 import { FINISHING_WORKFLOW_TASKS, SWEEP_WORKER_TUNING } from './tuning';
@@ -108,8 +113,17 @@ function watchForLateness(): ActivityInterceptorsFactory {
           const { startToCloseTimeoutMs, activityType, attempt, workflowExecution } = ctx.info;
           const cancelled = ctx.cancellationDetails;
           if (ms > startToCloseTimeoutMs || cancelled?.timedOut || cancelled?.notFound) {
-            const why = cancelled?.timedOut ? ', cancelled as timed out' : cancelled?.notFound ? ', unknown to the server' : '';
-            emit({ type: 'late', workflowId: workflowExecution?.workflowId ?? '', activityType, detail: `${activityType} attempt ${attempt} ran ${ms} ms against a ${startToCloseTimeoutMs} ms timeout${why}` });
+            const why = cancelled?.timedOut
+              ? ', cancelled as timed out'
+              : cancelled?.notFound
+                ? ', unknown to the server'
+                : '';
+            emit({
+              type: 'late',
+              workflowId: workflowExecution?.workflowId ?? '',
+              activityType,
+              detail: `${activityType} attempt ${attempt} ran ${ms} ms against a ${startToCloseTimeoutMs} ms timeout${why}`,
+            });
           }
         }
       },
@@ -128,7 +142,9 @@ function watchForLateness(): ActivityInterceptorsFactory {
  * `WORKER_IDENTITY` (the server records `NAME@PID` for every task this process starts).
  */
 export async function runCrashWorker(build: (settings: CrashWorkerSettings) => Promise<Worker>): Promise<void> {
-  const plan: CrashPlan = process.env.CRASH_PLAN ? (JSON.parse(readFileSync(process.env.CRASH_PLAN, 'utf8')) as CrashPlan) : { targets: {} };
+  const plan: CrashPlan = process.env.CRASH_PLAN
+    ? (JSON.parse(readFileSync(process.env.CRASH_PLAN, 'utf8')) as CrashPlan)
+    : { targets: {} };
   const hook = installCrashHook(plan);
   const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? 'localhost:7233' });
   const worker = await build({
@@ -140,7 +156,10 @@ export async function runCrashWorker(build: (settings: CrashWorkerSettings) => P
     // tasks at a time and leaves the rest waiting on the server, where a task's start-to-close timeout
     // has not started yet. Taking every task at once would leave the last ones to time out in a live
     // worker on a busy machine. A generation that parks runs needs a slot for each parked task.
-    tuning: Object.keys(plan.targets).length === 0 ? { ...SWEEP_WORKER_TUNING, maxConcurrentWorkflowTaskExecutions: FINISHING_WORKFLOW_TASKS } : SWEEP_WORKER_TUNING,
+    tuning:
+      Object.keys(plan.targets).length === 0
+        ? { ...SWEEP_WORKER_TUNING, maxConcurrentWorkflowTaskExecutions: FINISHING_WORKFLOW_TASKS }
+        : SWEEP_WORKER_TUNING,
     activityInterceptors: [watchForLateness()],
   });
   emit({ type: 'ready' });

@@ -43,7 +43,12 @@ export interface WorkerChild extends Child {
 }
 
 /** Starts `sweep/agent/worker-main.ts` as a child process; `plan` parks the named workflows. */
-export function startWorkerChild(system: System, taskQueue: string, plan?: CrashPlan, extraEnv: NodeJS.ProcessEnv = {}): WorkerChild {
+export function startWorkerChild(
+  system: System,
+  taskQueue: string,
+  plan?: CrashPlan,
+  extraEnv: NodeJS.ProcessEnv = {},
+): WorkerChild {
   const env: NodeJS.ProcessEnv = {
     ...extraEnv,
     TEMPORAL_ADDRESS: system.env.address,
@@ -75,7 +80,8 @@ export function startWorkerChild(system: System, taskQueue: string, plan?: Crash
         if (child.proc.exitCode !== null || child.proc.signalCode !== null) {
           throw new Error(`worker exited before the awaited event:\n${child.output()}`);
         }
-        if (Date.now() > deadline) throw new Error(`worker did not report the awaited event in time:\n${child.output()}`);
+        if (Date.now() > deadline)
+          throw new Error(`worker did not report the awaited event in time:\n${child.output()}`);
         await new Promise((r) => setTimeout(r, 20));
       }
     },

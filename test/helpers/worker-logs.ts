@@ -19,6 +19,9 @@ writeFileSync(file, '');
 Runtime.install({
   logger: new DefaultLogger('INFO', ({ level, message, meta, timestampNanos }) => {
     const at = new Date(Number(timestampNanos / 1_000_000n)).toISOString();
-    appendFileSync(file, `${at} [${level}] ${message}${meta ? ` ${inspect(meta, { depth: 4, breakLength: Infinity })}` : ''}\n`);
+    appendFileSync(
+      file,
+      `${at} [${level}] ${message}${meta ? ` ${inspect(meta, { depth: 4, breakLength: Infinity })}` : ''}\n`,
+    );
   }),
 });

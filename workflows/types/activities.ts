@@ -7,7 +7,10 @@ export interface ModelRequest {
   runId: string;
   model?: string;
   messages: ChatMessage[];
-  tools: Array<{ type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }>;
+  tools: Array<{
+    type: 'function';
+    function: { name: string; description: string; parameters: Record<string, unknown> };
+  }>;
 }
 
 /** What the model activity returns. */

@@ -4,4 +4,13 @@ export type { RunTimeouts, AgentInput, AgentResult } from './run';
 export type { Rung, CallStatus, CallRecord } from './calls';
 export type { OpenItem, WaitingState, RefusedAnswer, PendingState, ApproveSignal, ResolveSignal } from './waits';
 export type { ApprovalsState, QuestionsState, CarriedState } from './carried';
-export type { ModelRequest, ModelReply, ToolRequest, ListToolsRequest, ToolResponse, LookupResponse, TurnRequest, TurnResponse } from './activities';
+export type {
+  ModelRequest,
+  ModelReply,
+  ToolRequest,
+  ListToolsRequest,
+  ToolResponse,
+  LookupResponse,
+  TurnRequest,
+  TurnResponse,
+} from './activities';

@@ -1,7 +1,6 @@
 // How damage is counted: a suite counts one run (Counts), the engine fills in the defaults (Outcome),
 // and sums a row's scenarios into a row of the table (Row).
-import type { Scenario } from './scenario';
-import type { SuiteRow } from './suite';
+// It needs nothing of the engine: a scenario and a row are read only for what is counted here.
 
 /**
  * A run's damage, counted from ground truth. The table shows the counts as they are, but `calls` and
@@ -72,8 +71,20 @@ export interface Row {
 /** The group of a row in which only the worker fails. */
 export const WORKER_GROUP = 'the worker dies';
 
+/** What {@link summarize} reads of a scenario (`Scenario` in scenario.ts). */
+export interface CountedScenario {
+  row: { name: string };
+  pass: 'clean' | 'once' | 'twice';
+  outcome?: Outcome;
+  error?: string;
+}
+
 /** Sums each row's scenarios; `clean` is what each row's clean run made (calls, approvals). */
-export function summarize(rows: readonly SuiteRow[], scenarios: Scenario[], clean: Map<string, Outcome>): Row[] {
+export function summarize(
+  rows: ReadonlyArray<{ name: string; label: string; group?: string }>,
+  scenarios: ReadonlyArray<CountedScenario>,
+  clean: Map<string, Outcome>,
+): Row[] {
   return rows.map((v) => {
     const mine = scenarios.filter((s) => s.row.name === v.name && s.pass !== 'clean');
     const row: Row = {

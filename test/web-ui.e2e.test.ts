@@ -66,6 +66,12 @@ const ports = { temporal: 0, ui: 0, tracker: 0, model: 0, codec: 0 };
 // History is encrypted; the Web UI shows plain text only through npm run dev's codec endpoint.
 const PAYLOAD_KEY = { TEMPORAL_PAYLOAD_KEY: 'c'.repeat(64) };
 const uiErrors: string[] = [];
+/**
+ * One error of the UI's own script, left out: now and then it measures an element that a page change
+ * has already removed (seen once, in a fresh-clone run on 2026-12-01; the same test passed before and
+ * after it). It says nothing of what our run or our codec endpoint gave the UI; any other error fails.
+ */
+const UI_OWN_RACE = /^Failed to execute 'getComputedStyle' on 'Window': parameter 1 is not of type 'Element'\.$/;
 
 beforeAll(async () => {
   for (const name of Object.keys(ports) as Array<keyof typeof ports>) ports[name] = await freePort();
@@ -110,9 +116,12 @@ test('npm run dev: a run waiting for approval is found by AgentWaiting in the We
   page.on(
     'console',
     (m) =>
-      m.type() === 'error' && !m.location().url.startsWith('https://newsfeed.temporal.io') && uiErrors.push(m.text()),
+      m.type() === 'error' &&
+      !m.location().url.startsWith('https://newsfeed.temporal.io') &&
+      !UI_OWN_RACE.test(m.text()) &&
+      uiErrors.push(m.text()),
   );
-  page.on('pageerror', (e) => uiErrors.push(e.message));
+  page.on('pageerror', (e) => UI_OWN_RACE.test(e.message) || uiErrors.push(e.message));
 
   // The filter a person would type: every run that waits for an approval.
   const list = `${ui}/namespaces/default/workflows?query=${encodeURIComponent('AgentWaiting="approval"')}`;

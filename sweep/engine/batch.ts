@@ -112,6 +112,9 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
       );
       for (const s of late)
         s.error = `kill ${round + 1} never landed: the run did not reach ${JSON.stringify(s.kills[round])} in time`;
+      // The generation loaded ahead connects to the server (and checks its namespace) as it starts: a
+      // server killed before then would make it exit. Once connected, it reconnects to the restarted one.
+      if (serverDies && next !== gen) await timings.time('launch', () => next.ready);
       await timings.time('kill', () =>
         endRound(gen, serverDies, temporal, timings, () => batch.filter((s) => !runs.ended.has(s.workflowId))),
       );

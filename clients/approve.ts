@@ -3,9 +3,13 @@ import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { approveSignal } from '../workflows/signals';
 import { waitingRun, withClient } from './connect';
 
-const USAGE = 'npm run approve -- WORKFLOW_ID CALL_ID [--deny --reason TEXT] [--by NAME]';
+const USAGE = 'npm run approve -- WORKFLOW_ID CALL_ID [--deny --reason TEXT] [--by NAME] [--digest sha256:...]';
 
-/** `npm run approve`: approves (or with `--deny`, denies) one call that waits for approval. */
+/**
+ * `npm run approve`: approves (or with `--deny`, denies) one call that waits for approval. The decision
+ * names the digest of the call's tool and arguments as the run published them, so it approves that
+ * call with those arguments and no other; `--digest` checks them against the digest a person was shown.
+ */
 async function main(): Promise<void> {
   const { values, positionals } = parseCommandLine(
     process.argv.slice(2),
@@ -13,6 +17,7 @@ async function main(): Promise<void> {
       deny: { type: 'boolean', default: false },
       reason: { type: 'string' },
       by: { type: 'string', default: process.env.USER ?? 'operator' },
+      digest: { type: 'string' },
     },
     USAGE,
     true,
@@ -23,12 +28,26 @@ async function main(): Promise<void> {
   await withClient(async ({ client }) => {
     // From the run's memo, not a query: a person can decide while no worker is alive.
     const { handle, waiting } = await waitingRun(client, workflowId);
-    if (!waiting.approvals.some((a) => a.callId === callId)) {
+    const item = waiting.approvals.find((a) => a.callId === callId);
+    if (!item) {
       const names = waiting.approvals.map((a) => a.callId).join(', ') || 'none';
       throw new Error(`call ${callId} of ${workflowId} is not waiting for approval (waiting: ${names})`);
     }
-    await handle.signal(approveSignal, { callId, approved: !values.deny, by: values.by!, reason: values.reason });
-    console.log(`${values.deny ? 'denied' : 'approved'} ${callId} of ${workflowId}`);
+    if (values.digest && values.digest !== item.digest)
+      throw new Error(
+        `call ${callId} of ${workflowId} waits with ${item.tool} ${item.digest ?? '(no digest)'}, not ${values.digest}: ` +
+          'its arguments are not those you were shown',
+      );
+    await handle.signal(approveSignal, {
+      callId,
+      approved: !values.deny,
+      by: values.by!,
+      ...(values.reason ? { reason: values.reason } : {}),
+      ...(item.digest ? { digest: item.digest } : {}),
+    });
+    console.log(
+      `${values.deny ? 'denied' : 'approved'} ${callId} of ${workflowId}${item.digest ? ` (${item.digest})` : ''}`,
+    );
   });
 }
 

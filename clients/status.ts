@@ -70,7 +70,10 @@ async function main(): Promise<void> {
     if (!pending)
       console.log(`no worker answered within ${QUERY_WAIT_MS / 1000} s: what the run waits for, from its memo`);
     const { approvals, questions } = pending ?? waiting;
-    for (const a of approvals) console.log(`waiting for approval: ${a.callId} ${a.tool} ${JSON.stringify(a.args)}`);
+    for (const a of approvals)
+      console.log(
+        `waiting for approval: ${a.callId} ${a.tool} ${JSON.stringify(a.args)}${a.digest ? ` (${a.digest})` : ''}`,
+      );
     for (const q of questions) {
       // The key lets a person check the receiver by hand: GET /idempotency/KEY, or a search for it.
       const callKey = pending ? `; key ${key(pending.runId, q.callId)}` : '';
@@ -79,6 +82,8 @@ async function main(): Promise<void> {
     if (!pending) return;
     for (const r of pending.refusedAnswers ?? [])
       console.log(`answer refused: ${r.questionId} by ${r.by ?? 'someone'}: ${r.why}`);
+    for (const r of pending.refusedDecisions ?? [])
+      console.log(`decision refused: ${r.callId} by ${r.by ?? 'someone'}: ${r.why}`);
     for (const c of pending.calls) {
       console.log(
         `call ${c.callId} ${c.tool}: ${c.status}${c.rung ? `, settled by rung ${c.rung}` : ''}, ${c.attempts} attempt(s)`,

@@ -44,6 +44,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     approvals: approvals.open(),
     questions: questions.open(),
     refusedAnswers: questions.refused(),
+    refusedDecisions: approvals.refused(),
     rungs: rungs(),
     questionsAsked: questions.asked(),
     calls,

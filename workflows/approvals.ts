@@ -1,24 +1,53 @@
 // The approval gate: a call that needs approval waits for the `approve` signal, or its deadline.
-import { condition, setHandler } from '@temporalio/workflow';
-import { approveSignal, type ApproveSignal } from './signals';
+import { condition, patched, setHandler } from '@temporalio/workflow';
+import { approveSignal, SIGNAL_INPUT_PATCH, type ApproveSignal } from './signals';
+import { readDecision, senderOf, shown } from './signal-input';
 import { crashPoints } from '../common/crash-sink';
-import type { ApprovalsState, OpenItem } from './types';
+import type { ApprovalsState, OpenItem, RefusedDecision } from './types';
 
 /**
  * The approval gate: calls that wait for a person's decision, which arrives by the `approve` signal.
  * Call once per workflow run; it installs the signal handler. `onChange` is called whenever a call
  * starts or stops waiting. With `timeoutMs`, a call that gets no decision in that time is denied.
- * `carried` is the state of the previous run of a chain (continue-as-new). A decision for a call that is not
- * waiting yet is kept until it is, and the first decision on a call wins: a repeated or contradicting
- * approval cannot run a call twice.
+ * `carried` is the state of the previous run of a chain (continue-as-new).
+ *
+ * A decision is read exactly (`readDecision`): one that is not an object with a `callId` string and an
+ * `approved` boolean is refused, kept in `refused()` with the reason, and approves nothing. A decision
+ * for a call that is not waiting yet is kept until it is, and the first decision on a call wins: a
+ * repeated or contradicting one is refused, so it cannot run a call twice. A decision that names a
+ * digest other than that of the call's tool and arguments is refused, and the call goes on waiting.
  */
 export function approvalGate(onChange: () => void = () => {}, timeoutMs?: number, carried?: ApprovalsState) {
   const decisions = new Map<string, ApproveSignal>((carried?.decisions ?? []).map((d) => [d.callId, d]));
   const waiting = new Map<string, OpenItem>();
+  const refusedDecisions: RefusedDecision[] = [...(carried?.refused ?? [])];
   let requested = carried?.requested ?? 0;
+  // Runs whose history predates the checks go on taking decisions as they did (nothing malformed throws).
+  const exact = patched(SIGNAL_INPUT_PATCH);
 
-  setHandler(approveSignal, (decision) => {
-    if (!decisions.has(decision.callId)) decisions.set(decision.callId, decision);
+  const refuse = (callId: unknown, by: string | undefined, why: string): void => {
+    refusedDecisions.push({ callId: typeof callId === 'string' ? callId : shown(callId), ...(by ? { by } : {}), why });
+  };
+  /** Why a decision naming a digest does not fit the call waiting under its id, or `null`. */
+  const digestMismatch = (decision: ApproveSignal, item: OpenItem | undefined) =>
+    decision.digest !== undefined && item !== undefined && decision.digest !== item.digest
+      ? `the decision names ${decision.digest}, but ${item.callId} waits with ${item.tool} ${item.digest}`
+      : null;
+
+  setHandler(approveSignal, (value: unknown) => {
+    if (!exact) {
+      const decision = value as ApproveSignal | null;
+      if (typeof decision === 'object' && decision !== null && !decisions.has(decision.callId))
+        decisions.set(decision.callId, decision);
+      return;
+    }
+    const read = readDecision(value);
+    if ('refused' in read) return refuse((value as { callId?: unknown } | null)?.callId, senderOf(value), read.refused);
+    const decision = read.ok;
+    if (decisions.has(decision.callId)) return refuse(decision.callId, decision.by, 'the call already has a decision');
+    const mismatch = digestMismatch(decision, waiting.get(decision.callId));
+    if (mismatch) return refuse(decision.callId, decision.by, mismatch);
+    decisions.set(decision.callId, decision);
   });
 
   return {
@@ -26,11 +55,24 @@ export function approvalGate(onChange: () => void = () => {}, timeoutMs?: number
     open: () => [...waiting.values()],
     /** Approvals requested so far; each call waits for at most one. */
     requested: () => requested,
+    /** Decisions not taken, and why. */
+    refused: () => [...refusedDecisions],
     /** What the next run of a chain needs (between turns, when no call waits). */
-    snapshot: (): ApprovalsState => ({ decisions: [...decisions.values()], requested }),
+    snapshot: (): ApprovalsState => ({
+      decisions: [...decisions.values()],
+      requested,
+      ...(exact ? { refused: [...refusedDecisions] } : {}),
+    }),
     /** Waits for the decision on one call. */
     async request(item: OpenItem): Promise<ApproveSignal> {
       requested += 1;
+      // A decision that came before the call waited, for other arguments than it has, approves nothing.
+      const early = decisions.get(item.callId);
+      const mismatch = exact && early ? digestMismatch(early, item) : null;
+      if (early && mismatch) {
+        decisions.delete(item.callId);
+        refuse(item.callId, early.by, mismatch);
+      }
       waiting.set(item.callId, item);
       onChange();
       crashPoints.reached('approval.pending', `${item.tool} ${item.callId}`);

@@ -2,6 +2,7 @@
 import { ActivityFailure, sleep } from '@temporalio/workflow';
 import type { AgentActivityProxies } from './agent-activities';
 import type { approvalGate } from './approvals';
+import { callDigest } from './digest';
 import { settleCall, type Lookup } from './ladder';
 import { attemptTool } from './outcome';
 import type { personQuestions } from './questions';
@@ -111,7 +112,8 @@ export function callRunner({
 
     if (spec.needsApproval || approvalTools.has(spec.name)) {
       record.status = 'waiting-approval';
-      const decision = await approvals.request({ callId, tool: spec.name, args });
+      const decision = await approvals.request({ callId, tool: spec.name, args, digest: callDigest(spec.name, args) });
+      // A decision the gate took is a boolean; only a run older than its checks may hold another value.
       if (!decision.approved) {
         record.status = 'denied';
         return (record.result = `denied by ${decision.by}${decision.reason ? `: ${decision.reason}` : ''}`);

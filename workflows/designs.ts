@@ -59,6 +59,7 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
     approvals: [],
     questions: questions.open(),
     refusedAnswers: questions.refused(),
+    refusedDecisions: [],
     rungs: {},
     questionsAsked: questions.asked(),
     calls: [],

@@ -1,6 +1,7 @@
 // The person's questions: "did this call happen?", each with an id an answer must name.
-import { condition, setHandler } from '@temporalio/workflow';
-import { resolveSignal, type ResolveSignal } from './signals';
+import { condition, patched, setHandler } from '@temporalio/workflow';
+import { readAnswer, senderOf, shown } from './signal-input';
+import { resolveSignal, SIGNAL_INPUT_PATCH, type ResolveSignal } from './signals';
 import { crashPoints } from '../common/crash-sink';
 import type { OpenItem, QuestionsState, RefusedAnswer } from './types';
 
@@ -45,8 +46,9 @@ export function judgeAnswer(questionId: unknown, book: QuestionBook): string | n
  * `onChange` is called whenever a question opens or closes; `carried` is the state of the previous
  * run of a chain (continue-as-new).
  *
- * Each question has its own id (the call id and the question's number for that call), and an answer
- * counts only for the question it names. An answer to a question already answered (a double submit,
+ * An answer is read exactly (`readAnswer`): one that is not an object with a `questionId` string and a
+ * `happened` boolean is refused with the reason, and settles nothing. Each question has its own id
+ * (the call id and the question's number for that call), and an answer counts only for the question it names. An answer to a question already answered (a double submit,
  * two operators) or never to be asked is refused and kept in `refused()`, never stored for later: a
  * stale "it did not happen" must not answer the next question about the same call.
  */
@@ -56,8 +58,28 @@ export function personQuestions(onChange: () => void = () => {}, carried?: Quest
   const askedAbout = new Map<string, number>(carried?.askedAbout ?? []);
   const refusedAnswers: RefusedAnswer[] = [...(carried?.refused ?? [])];
   let asked = carried?.asked ?? 0;
+  // Runs whose history predates the checks go on taking answers as they did (nothing malformed throws).
+  const exact = patched(SIGNAL_INPUT_PATCH);
 
-  setHandler(resolveSignal, (answer) => {
+  setHandler(resolveSignal, (value: unknown) => {
+    let answer: ResolveSignal;
+    if (exact) {
+      const read = readAnswer(value);
+      if ('refused' in read) {
+        const named = (value as { questionId?: unknown } | null)?.questionId;
+        const by = senderOf(value);
+        refusedAnswers.push({
+          questionId: typeof named === 'string' ? named : shown(named),
+          ...(by ? { by } : {}),
+          why: read.refused,
+        });
+        return;
+      }
+      answer = read.ok;
+    } else {
+      if (typeof value !== 'object' || value === null) return;
+      answer = value as ResolveSignal;
+    }
     const why = judgeAnswer(answer.questionId, { open, answered: answers, askedAbout });
     if (why) refusedAnswers.push({ questionId: String(answer.questionId), by: answer.by, why });
     else answers.set(answer.questionId, answer);

@@ -4,6 +4,12 @@ import type { ApproveSignal, PendingState, ResolveSignal } from './types';
 
 export type { ApproveSignal, ResolveSignal };
 
+/**
+ * The patch that made both signals read their input exactly (`signal-input.ts`): a run started before
+ * it takes decisions and answers as it did then, so its history replays.
+ */
+export const SIGNAL_INPUT_PATCH = 'signals-read-exactly';
+
 /** Approve or deny a waiting call. A decision for a call that is not waiting is kept until it is; the first decision wins. */
 export const approveSignal = defineSignal<[ApproveSignal]>('approve');
 /** Answer an open question about a call whose outcome is unknown. */

@@ -42,7 +42,7 @@ export function currentDetails(
     lines.push('**Waiting for a person**', '');
     for (const a of waiting.approvals) {
       lines.push(
-        `- approve ${a.callId} (${a.tool} ${code(JSON.stringify(a.args))}): ${code(`npm run approve -- ${workflowId} ${a.callId}`)}, or add ${code('--deny')}`,
+        `- approve ${a.callId} (${a.tool} ${code(JSON.stringify(a.args))}${a.digest ? `, ${a.digest}` : ''}): ${code(`npm run approve -- ${workflowId} ${a.callId}`)}, or add ${code('--deny')}`,
       );
     }
     for (const q of waiting.questions) {

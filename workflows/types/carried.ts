@@ -3,13 +3,15 @@
 import type { ToolSpec } from '../tools';
 import type { CallRecord } from './calls';
 import type { ChatMessage } from './conversation';
-import type { ApproveSignal, RefusedAnswer, ResolveSignal } from './waits';
+import type { ApproveSignal, RefusedAnswer, RefusedDecision, ResolveSignal } from './waits';
 
 /** What the approval gate hands to the next run of a chain. */
 export interface ApprovalsState {
   /** Every decision so far, including those for calls not yet waiting: the first decision on a call wins. */
   decisions: ApproveSignal[];
   requested: number;
+  /** Decisions refused so far (absent in the state of a run older than the signals' checks). */
+  refused?: RefusedDecision[];
 }
 
 /** What the person's questions hand to the next run of a chain. */

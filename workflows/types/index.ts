@@ -2,7 +2,15 @@
 export type { ChatMessage, ToolCall } from './conversation';
 export type { RunTimeouts, AgentInput, AgentResult } from './run';
 export type { Rung, CallStatus, CallRecord } from './calls';
-export type { OpenItem, WaitingState, RefusedAnswer, PendingState, ApproveSignal, ResolveSignal } from './waits';
+export type {
+  OpenItem,
+  WaitingState,
+  RefusedAnswer,
+  RefusedDecision,
+  PendingState,
+  ApproveSignal,
+  ResolveSignal,
+} from './waits';
 export type { ApprovalsState, QuestionsState, CarriedState } from './carried';
 export type {
   ModelRequest,

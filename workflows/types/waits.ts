@@ -9,6 +9,11 @@ export interface ApproveSignal {
   /** Who decided, as shown to the model on a denial. */
   by: string;
   reason?: string;
+  /**
+   * The digest of the call's tool and arguments, as the approval request shows it (`callDigest`). An
+   * approval that names a digest approves only the call with those arguments; one naming another is refused.
+   */
+  digest?: string;
 }
 
 /** A person's answer to "did this call happen?", the last rung of the resolution ladder. */
@@ -30,6 +35,8 @@ export interface OpenItem {
   args: unknown;
   /** For a question: why the outcome is unknown. */
   reason?: string;
+  /** For an approval: the digest of the tool and its arguments, which an approval may name. */
+  digest?: string;
 }
 
 /**
@@ -43,7 +50,16 @@ export interface WaitingState {
 
 /** An answer from a person that the run did not take, and why. */
 export interface RefusedAnswer {
+  /** The question it named (as sent, when it named none that could be one). */
   questionId: string;
+  by?: string;
+  why: string;
+}
+
+/** An approval or denial that the run did not take, and why. */
+export interface RefusedDecision {
+  /** The call it named (as sent, when it named none that could be one). */
+  callId: string;
   by?: string;
   why: string;
 }
@@ -55,6 +71,8 @@ export interface PendingState {
   questions: OpenItem[];
   /** Answers to questions that were not open (already answered, or never asked). */
   refusedAnswers: RefusedAnswer[];
+  /** Approvals and denials that were not taken (malformed, a second decision, another digest). */
+  refusedDecisions: RefusedDecision[];
   rungs: Record<string, Rung>;
   questionsAsked: number;
   calls: CallRecord[];

@@ -1,0 +1,119 @@
+// The signals' input read exactly, and the digest an approval binds to: pure logic, no server.
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { callDigest, canonicalJson, sha256Hex } from '../workflows/digest';
+import { readAnswer, readDecision } from '../workflows/signal-input';
+
+describe('readDecision', () => {
+  test('takes an exact decision, ignores unknown fields, and names an unnamed sender', () => {
+    expect(readDecision({ callId: 'c1', approved: true, extra: [1] })).toEqual({
+      ok: { callId: 'c1', approved: true, by: 'someone' },
+    });
+    expect(readDecision({ callId: 'c1', approved: false, by: 'op', reason: 'no', digest: 'sha256:ab' })).toEqual({
+      ok: { callId: 'c1', approved: false, by: 'op', reason: 'no', digest: 'sha256:ab' },
+    });
+  });
+
+  test.each([
+    [undefined, 'an approval must be a JSON object, not nothing'],
+    [null, 'an approval must be a JSON object, not null'],
+    [['c1', true], 'an approval must be a JSON object, not ["c1",true]'],
+    [{ approved: true }, 'callId must be a non-empty string, not nothing'],
+    [{ callId: '', approved: true }, 'callId must be a non-empty string, not ""'],
+    [{ callId: 7, approved: true }, 'callId must be a non-empty string, not 7'],
+    [{ callId: 'c1', approved: 'false' }, 'approved must be true or false, not "false"'],
+    [{ callId: 'c1', approved: 1 }, 'approved must be true or false, not 1'],
+    [{ callId: 'c1' }, 'approved must be true or false, not nothing'],
+    [{ callId: 'c1', approved: true, by: 3 }, 'by must be a string, not 3'],
+    [{ callId: 'c1', approved: false, reason: {} }, 'reason must be a string, not {}'],
+    [{ callId: 'c1', approved: true, digest: null }, 'digest must be a string, not null'],
+  ])('refuses %j: %s', (value, why) => {
+    expect(readDecision(value)).toEqual({ refused: why });
+  });
+});
+
+describe('readAnswer', () => {
+  test('takes an exact answer and ignores unknown fields', () => {
+    expect(readAnswer({ questionId: 'c1#1', happened: false, x: 1 })).toEqual({
+      ok: { questionId: 'c1#1', happened: false },
+    });
+    expect(readAnswer({ questionId: 'c1#1', happened: true, result: '{}', by: 'op' })).toEqual({
+      ok: { questionId: 'c1#1', happened: true, result: '{}', by: 'op' },
+    });
+  });
+
+  test.each([
+    [undefined, 'an answer must be a JSON object, not nothing'],
+    ['c1#1', 'an answer must be a JSON object, not "c1#1"'],
+    [{ happened: true }, 'questionId must be a non-empty string, not nothing'],
+    [{ questionId: 'c1#1', happened: 'false' }, 'happened must be true or false, not "false"'],
+    [{ questionId: 'c1#1', happened: 0 }, 'happened must be true or false, not 0'],
+    [{ questionId: 'c1#1', happened: true, result: { ok: true } }, 'result must be a string, not {"ok":true}'],
+  ])('refuses %j: %s', (value, why) => {
+    expect(readAnswer(value)).toEqual({ refused: why });
+  });
+
+  test('a long value is cut in the reason', () => {
+    const refused = readAnswer({ questionId: 'c1#1', happened: 'x'.repeat(500) }) as { refused: string };
+    expect(refused.refused.length).toBeLessThan(120);
+    expect(refused.refused).toMatch(/\.\.\.$/);
+  });
+});
+
+describe('never throws, and takes only exact shapes', () => {
+  const exactDecision = (v: unknown) =>
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    typeof (v as { callId?: unknown }).callId === 'string' &&
+    typeof (v as { approved?: unknown }).approved === 'boolean';
+  const exactAnswer = (v: unknown) =>
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    typeof (v as { questionId?: unknown }).questionId === 'string' &&
+    typeof (v as { happened?: unknown }).happened === 'boolean';
+
+  test('any value: a decision is taken only with a callId string and an approved boolean', () => {
+    fc.assert(
+      fc.property(fc.anything(), (value) => {
+        const read = readDecision(value);
+        if ('ok' in read) expect(exactDecision(value)).toBe(true);
+        else expect(typeof read.refused).toBe('string');
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('any value: an answer is taken only with a questionId string and a happened boolean', () => {
+    fc.assert(
+      fc.property(fc.anything(), (value) => {
+        const read = readAnswer(value);
+        if ('ok' in read) expect(exactAnswer(value)).toBe(true);
+        else expect(typeof read.refused).toBe('string');
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('callDigest', () => {
+  test('sha256Hex agrees with node:crypto on any text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        expect(sha256Hex(text)).toBe(createHash('sha256').update(text, 'utf8').digest('hex'));
+      }),
+      { numRuns: 300 },
+    );
+    expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+  });
+
+  test('is the same for the same arguments in any key order, and differs for other arguments or another tool', () => {
+    const a = callDigest('create_issue', { title: 't', labels: ['a'], repo: 'r' });
+    expect(a).toMatch(/^sha256:[0-9a-f]{16}$/);
+    expect(callDigest('create_issue', { repo: 'r', labels: ['a'], title: 't' })).toBe(a);
+    expect(callDigest('create_issue', { repo: 'r', labels: ['a'], title: 'T' })).not.toBe(a);
+    expect(callDigest('comment_on_issue', { repo: 'r', labels: ['a'], title: 't' })).not.toBe(a);
+    expect(canonicalJson({ b: 1, a: [{ d: 2, c: undefined }] })).toBe('{"a":[{"d":2}],"b":1}');
+  });
+});

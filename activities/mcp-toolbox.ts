@@ -121,7 +121,11 @@ export class McpToolbox {
       const tools = await this.withClient(server, { timeoutMs }, (client) =>
         client.listTools(undefined, { timeout: timeoutMs }),
       );
-      const all = tools.tools.map((t) => specFromMcpTool(server, t));
+      const patience = this.config.mcpServers[server]?.receiverDownMs;
+      const all = tools.tools.map((t) => ({
+        ...specFromMcpTool(server, t),
+        ...(patience ? { receiverDownMs: patience } : {}),
+      }));
       const lookups = new Set(all.map((s) => s.lookupTool).filter(Boolean));
       for (const spec of all) {
         if (lookups.has(spec.name)) continue;

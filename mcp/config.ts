@@ -29,6 +29,15 @@ export interface StdioServerConfig {
   cwd?: string;
 }
 
+/** What every server may say, whatever its transport. */
+export interface ServerPatience {
+  /**
+   * How long a tool call of this server goes on being sent, with backoff, while the server refuses
+   * connections (a restart), before the model hears it is down. Default: the run's `receiverDownMs`.
+   */
+  receiverDownMs?: number;
+}
+
 /** A server reached over Streamable HTTP. */
 export interface HttpServerConfig {
   url: string;
@@ -36,7 +45,7 @@ export interface HttpServerConfig {
   headers?: Record<string, string>;
 }
 
-export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+export type McpServerConfig = (StdioServerConfig | HttpServerConfig) & ServerPatience;
 
 /** Thrown when an MCP configuration cannot be read or does not have the expected shape. */
 export class McpConfigError extends Error {
@@ -57,6 +66,7 @@ const stdioSchema = z
     args: z.array(z.string()).optional(),
     env: stringMap.optional(),
     cwd: z.string().optional(),
+    receiverDownMs: z.number().int().positive().optional(),
   })
   .strict();
 const httpSchema = z
@@ -64,6 +74,7 @@ const httpSchema = z
     type: z.enum(['http', 'streamable-http']).optional(),
     url: z.string().url(),
     headers: stringMap.optional(),
+    receiverDownMs: z.number().int().positive().optional(),
   })
   .strict();
 const configSchema = z

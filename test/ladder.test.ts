@@ -18,6 +18,7 @@ const DAY = 24 * HOUR;
 
 const ok = (output: string, attempt = 1): Attempt => ({ kind: 'ok', response: { output, attempt, replayed: false } });
 const unknown = (reason = 'worker died'): Attempt => ({ kind: 'unknown', reason });
+const notSent = (reason = 'connection refused'): Attempt => ({ kind: 'not-sent', reason });
 
 /** A ladder world that plays scripted outcomes and records every call the ladder made. */
 function world(script: {
@@ -61,7 +62,14 @@ function world(script: {
   return { io, log, advance: (ms: number) => (clock += ms) };
 }
 
-const write: LadderTool = { readOnly: false, idempotent: false, keyed: true, retentionMs: DAY, canLookup: true };
+const write: LadderTool = {
+  readOnly: false,
+  idempotent: false,
+  keyed: true,
+  retentionMs: DAY,
+  canLookup: true,
+  receiverDownMs: 10_000,
+};
 const keyLife = DAY - keyMarginMs(DAY);
 
 describe('the resolution ladder', () => {
@@ -350,5 +358,53 @@ describe('tool arguments', () => {
   test('no text at all is an empty object only for a tool that takes no arguments', () => {
     const none = { ...create, name: 'ping', parameters: { type: 'object', properties: {} } };
     expect(parseArguments(callWith(''), none, 'tool_calls')).toEqual({ args: {} });
+  });
+});
+
+describe('a receiver that refuses connections', () => {
+  const keyless: LadderTool = { ...write, keyed: false, canLookup: false };
+
+  test('a call it never received is sent again, with backoff, until it answers: no lookup, no question', async () => {
+    const w = world({ attempts: [notSent(), notSent(), notSent(), ok('{"number":1}')] });
+    expect(await settleCall(keyless, w.io)).toEqual({ status: 'done', rung: 'clean', output: '{"number":1}' });
+    expect(w.log).toEqual([
+      'attempt harmless=false',
+      'sleep 1000',
+      'attempt harmless=false',
+      'sleep 2000',
+      'attempt harmless=false',
+      'sleep 4000',
+      'attempt harmless=false',
+    ]);
+  });
+
+  test('down for longer than receiverDownMs: the call fails, and the model hears nothing was sent', async () => {
+    const w = world({ attempts: Array.from({ length: 6 }, () => notSent('tracker unreachable (nothing was sent)')) });
+    expect(await settleCall(keyless, w.io)).toEqual({
+      status: 'failed',
+      rung: 'clean',
+      output: JSON.stringify({
+        error: 'tracker unreachable (nothing was sent); still unreachable after 10 s of tries',
+      }),
+    });
+    // 1 + 2 + 4 s, then the 3 s left of the 10 s.
+    expect(w.log.filter((l) => l.startsWith('sleep'))).toEqual([
+      'sleep 1000',
+      'sleep 2000',
+      'sleep 4000',
+      'sleep 3000',
+    ]);
+  });
+
+  test('the wait starts again after an answer: each outage gets its own receiverDownMs', async () => {
+    const w = world({
+      attempts: [notSent(), notSent(), unknown(), notSent(), ok('{"number":1}')],
+      lookups: [{ kind: 'not-happened' }],
+    });
+    expect(await settleCall({ ...keyless, canLookup: true }, w.io)).toMatchObject({
+      status: 'done',
+      rung: 'lookup',
+    });
+    expect(w.log.filter((l) => l.startsWith('sleep'))).toEqual(['sleep 1000', 'sleep 2000', 'sleep 1000']);
   });
 });

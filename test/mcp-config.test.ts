@@ -38,6 +38,11 @@ describe('MCP configuration in the shape other MCP clients use', () => {
     ],
     ['SSE', '{"mcpServers":{"a":{"type":"sse","url":"http://h/sse"}}}', /SSE transport is not supported/],
     ['a bad server name', '{"mcpServers":{"a b":{"command":"x"}}}', /server name may hold letters/],
+    [
+      'receiverDownMs not a number of ms',
+      '{"mcpServers":{"a":{"url":"http://h/mcp","receiverDownMs":"3m"}}}',
+      /mcpServers\.a\.receiverDownMs: Expected number/,
+    ],
   ])('%s is refused with a message naming the place', (_name, text, message) => {
     expect(() => parseMcpConfig(text, 'x.json')).toThrow(McpConfigError);
     expect(() => parseMcpConfig(text, 'x.json')).toThrow(message);
@@ -58,6 +63,16 @@ describe('MCP configuration in the shape other MCP clients use', () => {
     expect(() => parseMcpConfig(text, 'x.json', '/', { DB: 'x', HOST: 'h' })).toThrow(
       'x.json: mcpServers.local.env.TOKEN: ${MCP_SECRET} is not set in the environment',
     );
+  });
+
+  test('receiverDownMs, how long a call waits out a server that refuses connections, is read for either transport', () => {
+    const text = JSON.stringify({
+      mcpServers: { a: { url: 'http://h/mcp', receiverDownMs: 300_000 }, b: { command: 'x', receiverDownMs: 5_000 } },
+    });
+    expect(parseMcpConfig(text, 'x.json').mcpServers).toEqual({
+      a: { url: 'http://h/mcp', receiverDownMs: 300_000 },
+      b: { command: 'x', receiverDownMs: 5_000 },
+    });
   });
 
   test('a missing file is an error naming it', () => {

@@ -1,5 +1,5 @@
 // Each tool call's path: its identity, its arguments checked, its approval, its run and the ladder.
-import { ActivityFailure, sleep } from '@temporalio/workflow';
+import { ActivityFailure, patched, sleep } from '@temporalio/workflow';
 import type { AgentActivityProxies } from './agent-activities';
 import type { approvalGate } from './approvals';
 import { callDigest } from './digest';
@@ -10,6 +10,13 @@ import { toolSpec, type ToolSpec } from './tools';
 import type { AgentInput, CallRecord, ToolCall } from './types';
 
 const DAY_MS = 86_400_000;
+/** How long a call goes on being sent to a receiver that refuses connections, unless the run or the tool says. */
+export const DEFAULT_RECEIVER_DOWN_MS = 180_000;
+/**
+ * The patch after which a call whose receiver refused the connection is sent again for
+ * `receiverDownMs`; a run started before it tells the model at once, as it did then.
+ */
+export const RECEIVER_DOWN_PATCH = 'receiver-down-sent-again';
 
 /**
  * Gives every tool call of a run an identity of its own, for its key, its approval and its questions.
@@ -85,6 +92,7 @@ export function callRunner({
   retention,
 }: CallRunnerDeps) {
   const approvalTools = new Set(input.approve ?? []);
+  const sendAgainWhileDown = patched(RECEIVER_DOWN_PATCH);
 
   return async function runCall(
     call: ToolCall,
@@ -143,6 +151,7 @@ export function callRunner({
         // What the receiver said of its keys in an earlier answer, else the run's setting.
         retentionMs: retention.get(receiver) ?? input.keyRetentionMs ?? DAY_MS,
         canLookup: spec.lookup && (input.lookup ?? true),
+        receiverDownMs: spec.receiverDownMs ?? input.receiverDownMs ?? DEFAULT_RECEIVER_DOWN_MS,
       },
       {
         now: () => Date.now(),
@@ -151,6 +160,7 @@ export function callRunner({
         attempt: async (repeat) => {
           record.attempts += 1;
           const outcome = await attemptTool(() => activities.runTool(request, repeat, record.attempts));
+          if (outcome.kind === 'not-sent' && !sendAgainWhileDown) return { kind: 'refused', message: outcome.reason };
           if (outcome.kind === 'ok') record.attempts += outcome.response.attempt - 1;
           if (outcome.kind === 'ok' && outcome.response.keyRetentionMs)
             retention.set(receiver, outcome.response.keyRetentionMs);

@@ -83,7 +83,9 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
     for (;;) {
       const outcome = await attemptTool(() => (harmless ? runTool : runToolOnce)(request(call)));
       if (outcome.kind === 'ok') return outcome.response.output;
+      // The designs compared by the sweep take a refused connection as a refusal, as the agent loop once did.
       if (outcome.kind === 'refused') return JSON.stringify({ error: outcome.message });
+      if (outcome.kind === 'not-sent') return JSON.stringify({ error: outcome.reason });
       const answer = await questions.ask({
         callId: call.id,
         tool: call.function.name,

@@ -6,6 +6,9 @@
  *   2. else ask the receiver whether it happened;
  *   3. else ask a person.
  *
+ * A call whose receiver refuses connections (it restarts, or is down) did nothing: it is sent again,
+ * with backoff, for as long as the tool allows (`receiverDownMs`), before the model hears it is down.
+ *
  * Pure logic with its inputs explicit (one attempt, a lookup, a question, a clock), so it can be read
  * and tested without Temporal; the agent workflow gives it activities, a signal and workflow time.
  */
@@ -17,7 +20,9 @@ export type Attempt =
   /** The receiver refused the request: nothing happened, and running it again would not help. */
   | { kind: 'refused'; message: string }
   /** The attempt may or may not have taken effect: it timed out, its worker died, or the answer was lost. */
-  | { kind: 'unknown'; reason: string };
+  | { kind: 'unknown'; reason: string }
+  /** Nothing of the attempt reached the receiver (it refused the connection): it did nothing, and may be sent again. */
+  | { kind: 'not-sent'; reason: string };
 
 /** The receiver's answer to "did this call happen?". */
 export type Lookup =
@@ -51,7 +56,16 @@ export interface LadderTool {
   retentionMs: number;
   /** The receiver can be asked whether the call happened. */
   canLookup: boolean;
+  /**
+   * How long to go on sending a call whose receiver refuses connections, from the first refusal in a
+   * row: nothing reaches it, so sending again is safe whatever the tool does. Then the model is told.
+   */
+  receiverDownMs: number;
 }
+
+/** The first wait before a call whose receiver refused the connection is sent again; it doubles up to the next. */
+export const RECEIVER_DOWN_FIRST_WAIT_MS = 1_000;
+export const RECEIVER_DOWN_MAX_WAIT_MS = 15_000;
 
 /** How the ladder acts; the workflow supplies activities, a signal and workflow time. */
 export interface LadderIO {
@@ -114,6 +128,9 @@ export async function settleCall(tool: LadderTool, io: LadderIO): Promise<Settle
   const firstAt = io.now();
   const keyLife = tool.retentionMs - keyMarginMs(tool.retentionMs);
   let rung: Rung = 'clean';
+  // Since when the receiver has refused every connection in a row, and the next wait before sending again.
+  let downSince: number | null = null;
+  let downWait = RECEIVER_DOWN_FIRST_WAIT_MS;
   for (;;) {
     // Rung 1: a repeat is harmless if the tool only reads, is idempotent, or sent a key still held.
     const keyLeftMs = keyLife - (io.now() - firstAt);
@@ -125,6 +142,23 @@ export async function settleCall(tool: LadderTool, io: LadderIO): Promise<Settle
       // Repeats that rely on the key must end before the key does.
       withinMs: byNature || !keyHeld ? undefined : keyLeftMs,
     });
+    if (outcome.kind === 'not-sent') {
+      const now = io.now();
+      downSince ??= now;
+      const leftMs = tool.receiverDownMs - (now - downSince);
+      if (leftMs > 0) {
+        await io.sleep(Math.max(1, Math.min(downWait, leftMs)));
+        downWait = Math.min(downWait * 2, RECEIVER_DOWN_MAX_WAIT_MS);
+        continue;
+      }
+      // This attempt did nothing, and neither did any before it: an unknown outcome is settled (a lookup,
+      // a person said it did not happen) before the ladder sends a call again, and a retry that Temporal
+      // makes after an unknown outcome reports a refused connection as unknown (`activities/errors.ts`).
+      const error = `${outcome.reason}; still unreachable after ${Math.round((now - downSince) / 1000)} s of tries`;
+      return { status: 'failed', rung, output: JSON.stringify({ error }) };
+    }
+    downSince = null;
+    downWait = RECEIVER_DOWN_FIRST_WAIT_MS;
     if (outcome.kind === 'ok') {
       if (rung === 'clean' && outcome.response.attempt > 1) rung = 'repeat';
       return { status: 'done', rung, output: outcome.response.output };

@@ -5,6 +5,9 @@ import type { ToolResponse } from './types';
 
 export type { Attempt };
 
+/** The failure types of a call that never reached its receiver (the connection was refused): `activities/errors.ts`, `activities/mcp-toolbox.ts`. */
+export const NOT_SENT_TYPES: ReadonlySet<string> = new Set(['ReceiverUnreachable', 'ToolServerUnreachable']);
+
 /** Runs one tool activity and classifies how it ended; errors other than activity failures propagate. */
 export async function attemptTool(run: () => Promise<ToolResponse>): Promise<Attempt> {
   try {
@@ -12,7 +15,10 @@ export async function attemptTool(run: () => Promise<ToolResponse>): Promise<Att
   } catch (err) {
     if (!(err instanceof ActivityFailure)) throw err;
     const cause = err.cause;
-    if (cause instanceof ApplicationFailure && cause.nonRetryable) return { kind: 'refused', message: cause.message };
+    if (cause instanceof ApplicationFailure && cause.nonRetryable)
+      return NOT_SENT_TYPES.has(cause.type ?? '')
+        ? { kind: 'not-sent', reason: cause.message }
+        : { kind: 'refused', message: cause.message };
     if (cause instanceof TimeoutFailure) return { kind: 'unknown', reason: `attempt timed out (${cause.timeoutType})` };
     return { kind: 'unknown', reason: cause?.message ?? err.message };
   }

@@ -47,6 +47,13 @@ export interface AgentInput {
    * memo still says what the run waits for.
    */
   searchAttributes?: boolean;
+  /**
+   * How long a tool call goes on being sent, with backoff, while its receiver refuses connections (a
+   * restart, an outage): nothing reaches it, so sending again is safe for any tool. After that the
+   * model is told the receiver is down. An MCP server's own `receiverDownMs` wins for its tools.
+   * Default 3 minutes.
+   */
+  receiverDownMs?: number;
   /** Use the lookup rung (ask the receiver whether a call happened). Default `true`. */
   lookup?: boolean;
   /** The model name sent to the provider. Default: the worker's `AGENT_MODEL`. */

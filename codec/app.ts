@@ -2,6 +2,7 @@
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { bearerMatches } from '../common/access';
+import { guardHosts, httpPolicy } from '../common/http-guard';
 
 /** Options of {@link buildCodecServer}. */
 export interface CodecServerOptions {
@@ -10,6 +11,8 @@ export interface CodecServerOptions {
   origins: string[];
   /** Require `Authorization: Bearer <token>` on `/encode` and `/decode`. Default none. */
   token?: string;
+  /** The `Host` names it answers to; any other is 403 (a rebinding page). Default the loopback names. */
+  hosts?: string[];
 }
 
 /** A payload as Temporal's codec protocol carries it in JSON: bytes in base64. */
@@ -53,8 +56,10 @@ const payloadsSchema = {
  * with access sees the plain text of an encrypted history in the Web UI (Settings, "Codec Server") or
  * the `temporal` CLI (`--codec-endpoint`). Answers the Web UI's CORS preflight for the given origins.
  */
-export function buildCodecServer({ codec, origins, token }: CodecServerOptions): FastifyInstance {
+export function buildCodecServer({ codec, origins, token, hosts }: CodecServerOptions): FastifyInstance {
   const app = Fastify({ bodyLimit: 16 * 1024 * 1024 });
+  // The Host first (a rebinding page); the Origin is then held to the origins given, CORS answered for them.
+  guardHosts(app, httpPolicy(hosts, origins));
 
   app.addHook('onRequest', async (req, reply) => {
     const origin = req.headers.origin;

@@ -2,9 +2,11 @@
 import { checkExposure } from '../common/access';
 import { closeOnSignal, commaList, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
 import { codecFromEnv } from '../common/payload-codec';
+import { boundHostPolicy } from '../common/http-guard';
 import { buildCodecServer } from './app';
 
-const USAGE = 'npm run codec -- [--port P] [--host H] [--allow-origin URL,...] [--token T] [--insecure]';
+const USAGE =
+  'npm run codec -- [--port P] [--host H] [--allow-host NAME,...] [--allow-origin URL,...] [--token T] [--insecure]';
 
 /**
  * `npm run codec`: Temporal's codec endpoint for the payload key of the environment
@@ -16,6 +18,7 @@ async function main(): Promise<void> {
     {
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
+      'allow-host': { type: 'string', default: '' },
       'allow-origin': { type: 'string', default: 'http://localhost:8233,http://127.0.0.1:8233' },
       token: { type: 'string' },
       insecure: { type: 'boolean', default: false },
@@ -33,7 +36,8 @@ async function main(): Promise<void> {
   const exposed = checkExposure('the codec server', values.host!, token, values.insecure!);
   if (exposed) throw new UsageError(exposed, USAGE);
   const origins = commaList(values['allow-origin']);
-  const app = buildCodecServer({ codec, origins, token });
+  const { hosts } = boundHostPolicy(values.host!, commaList(values['allow-host']));
+  const app = buildCodecServer({ codec, origins, token, hosts });
   const address = await app.listen({ port, host: values.host });
   console.log(`codec server listening on ${address} (origins ${origins.join(', ')}${token ? ', token required' : ''})`);
   closeOnSignal(() => app.close());

@@ -3,10 +3,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { checkExposure, isLoopbackBind } from '../common/access';
+import { checkExposure } from '../common/access';
 import { closeOnSignal, commaList, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
 import { configFromEnv } from '../common/config';
-import { guardRequest, httpPolicy } from './http-guard';
+import { boundHostPolicy, guardRequest } from '../common/http-guard';
 import { buildTrackerMcpServer, trackerHonoursKeys } from './tracker-server';
 
 const USAGE =
@@ -51,8 +51,8 @@ async function main(): Promise<void> {
   const token = values.token ?? (process.env.MCP_TOKEN || undefined);
   const exposed = checkExposure('the MCP server', values.host!, token, values.insecure!);
   if (exposed) throw new UsageError(exposed, USAGE);
-  const bound = isLoopbackBind(values.host!) || values.host === '0.0.0.0' || values.host === '::' ? [] : [values.host!];
-  const policy = httpPolicy([...bound, ...commaList(values['allow-host'])], commaList(values['allow-origin']), token);
+  const hosts = boundHostPolicy(values.host!, commaList(values['allow-host']), commaList(values['allow-origin']));
+  const policy = { ...hosts, token };
   const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 

@@ -1,6 +1,7 @@
 // The scripted model as an OpenAI-compatible HTTP server, counting calls per run.
 import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { guardHosts, httpPolicy, type HostPolicy } from '../common/http-guard';
 import { changedMind, OffScriptError, playTriage, type ChatMessage } from './script';
 
 /** Options of {@link buildModelServer}. */
@@ -12,6 +13,8 @@ export interface ModelServerOptions {
    * other tool calls (`changedMind`). Default: none (the same conversation always gets the same reply).
    */
   fickle?: (runId: string) => boolean;
+  /** The `Host` names and browser `Origin`s it answers to; any other is 403. Default the loopback names. */
+  hosts?: HostPolicy;
 }
 
 interface CompletionRequest {
@@ -28,6 +31,7 @@ interface CompletionRequest {
  */
 export function buildModelServer(options: ModelServerOptions = {}): FastifyInstance {
   const app = Fastify({ logger: options.logger ?? false, bodyLimit: 4 * 1024 * 1024 });
+  guardHosts(app, options.hosts ?? httpPolicy());
   const calls = new Map<string, number>();
   /** How often each run asked each conversation, for a fickle run's model. */
   const asked = new Map<string, number>();

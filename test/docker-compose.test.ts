@@ -83,6 +83,11 @@ describe('docker-compose.yml, checked statically', () => {
     const model = new URL(env.OPENAI_BASE_URL);
     expect(listenPort(services[model.hostname])).toBe(Number(model.port));
     expect(model.pathname).toBe('/v1');
+    // Each answers only the Host names it allows (against DNS rebinding): the worker reaches it by its service name.
+    for (const url of [tracker, model]) {
+      const command = services[url.hostname].command!;
+      expect(command[command.indexOf('--allow-host') + 1]?.split(',')).toContain(url.hostname);
+    }
     expect(services['temporal-ui'].environment!.TEMPORAL_ADDRESS).toBe(env.TEMPORAL_ADDRESS);
   });
 

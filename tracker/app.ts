@@ -1,6 +1,7 @@
 // The tracker's HTTP app: its routes and hooks (token, commit deadline, slow receiver); keys in idempotency.ts.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { bearerMatches } from '../common/access';
+import { guardHosts, httpPolicy, type HostPolicy } from '../common/http-guard';
 import { HttpError } from './errors';
 import {
   COMMIT_DEADLINE_HEADER,
@@ -29,6 +30,11 @@ export interface TrackerOptions {
   logger?: boolean;
   /** Require `Authorization: Bearer <token>` on every route but `/health`. Default none (no check). */
   token?: string;
+  /**
+   * The `Host` names and browser `Origin`s it answers to; any other is 403 before a route runs, so a
+   * web page that rebinds its name to 127.0.0.1 reaches nothing. Default the loopback names.
+   */
+  hosts?: HostPolicy;
   /**
    * A request is committed within this many milliseconds of its arrival or never (it is then answered
    * 503 and nothing of it is kept); a key's claim lapses after it. Default 30 s.
@@ -152,7 +158,8 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
 
   const timestamp = () => new Date(now()).toISOString();
 
-  // Checked before any route runs, so a request without the token changes nothing and learns nothing.
+  // Checked before any route runs, so a rebinding page, or a request without the token, changes nothing and learns nothing.
+  guardHosts(app, options.hosts ?? httpPolicy());
   const { token } = options;
   if (token) {
     app.addHook('onRequest', async (req, reply) => {

@@ -1,12 +1,13 @@
 // `npm run tracker`: the issue tracker over HTTP on a SQLite file.
 import { checkExposure } from '../common/access';
-import { closeOnSignal, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
+import { closeOnSignal, commaList, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
+import { boundHostPolicy } from '../common/http-guard';
 import { parseDuration } from '../common/duration';
 import { buildTracker } from './app';
 import { Store, type SyncMode } from './store';
 
 const USAGE =
-  'npm run tracker -- --port P --db FILE [--keyless] [--key-ttl DURATION] [--commit-deadline DURATION] [--sync full|normal|off] [--host H] [--token T] [--insecure]';
+  'npm run tracker -- --port P --db FILE [--keyless] [--key-ttl DURATION] [--commit-deadline DURATION] [--sync full|normal|off] [--host H] [--allow-host NAME,...] [--allow-origin URL,...] [--token T] [--insecure]';
 
 /** `npm run tracker`: the issue tracker over HTTP on a SQLite file. */
 async function main(): Promise<void> {
@@ -20,6 +21,8 @@ async function main(): Promise<void> {
       'commit-deadline': { type: 'string' },
       sync: { type: 'string', default: 'full' },
       host: { type: 'string', default: '127.0.0.1' },
+      'allow-host': { type: 'string', default: '' },
+      'allow-origin': { type: 'string', default: '' },
       token: { type: 'string' },
       insecure: { type: 'boolean', default: false },
     },
@@ -49,6 +52,7 @@ async function main(): Promise<void> {
     keyless: values.keyless,
     keyTtlMs,
     token,
+    hosts: boundHostPolicy(values.host!, commaList(values['allow-host']), commaList(values['allow-origin'])),
     ...(commitDeadlineMs ? { commitDeadlineMs, stateCommitDeadline: true } : {}),
   });
   const address = await app.listen({ port, host: values.host });

@@ -20,3 +20,19 @@ export function key(run: string, call: string): string {
   }
   return hash.digest().subarray(0, 16).toString('hex');
 }
+
+/** The longest idempotency key a receiver of ours takes. */
+export const MAX_KEY_LENGTH = 255;
+
+/**
+ * Why `value` cannot be an idempotency key, or `null` if it can: a key is a string of 1 to
+ * {@link MAX_KEY_LENGTH} visible ASCII characters or spaces (what the IETF draft's sf-string holds),
+ * so it reads the same in a header, a path and a database.
+ */
+export function keyProblem(value: unknown): string | null {
+  if (typeof value !== 'string') return `the idempotency key must be a string, not ${typeof value}`;
+  if (value.length === 0) return 'the idempotency key is empty';
+  if (value.length > MAX_KEY_LENGTH) return `the idempotency key is longer than ${MAX_KEY_LENGTH} characters`;
+  if (!/^[\x20-\x7e]+$/.test(value)) return 'the idempotency key may hold only visible ASCII characters and spaces';
+  return null;
+}

@@ -1,7 +1,8 @@
 // The tracker's tools as an MCP server: writes carry the call's key from `_meta`, `lookup_call` answers "did it happen?".
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { ReceiverUnavailableError } from '../common/receiver-errors';
+import { keyProblem } from '../common/key';
+import { ReceiverRefusedError, ReceiverUnavailableError } from '../common/receiver-errors';
 import { callTrackerTool, lookupTrackerCall } from '../tracker/tools';
 import { crashPoint } from '../common/crash-points';
 import { TOOL_SPECS } from '../workflows/tools';
@@ -76,7 +77,12 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
 
   const run = async (tool: string, args: Record<string, unknown>, meta: Record<string, unknown> | undefined) => {
     const { repo, ...rest } = args as { repo?: string };
-    const key = typeof meta?.[KEY_META] === 'string' ? (meta[KEY_META] as string) : undefined;
+    // A key that is there but is no key is refused: sent on without it, a repeat would act twice.
+    const given = meta?.[KEY_META];
+    const problem = given === undefined ? null : keyProblem(given);
+    if (problem)
+      return failure(new ReceiverRefusedError(`invalid params: _meta["${KEY_META}"]: ${problem}`, 'InvalidParams'));
+    const key = given as string | undefined;
     try {
       const out = await callTrackerTool(tool, rest, {
         trackerUrl: options.trackerUrl,

@@ -81,6 +81,22 @@ describe.each(Object.keys(transports) as Array<keyof typeof transports>)('MCP tr
     expect(lookup.status).toBe(200);
   });
 
+  test.each([12345, '', true, ['a'], 'clé'])(
+    'a key in _meta that is no key (%j) is refused, and nothing is filed',
+    async (bad) => {
+      const repo = `mcp-badkey-${kind}`;
+      const res = await client.callTool({
+        name: 'create_issue',
+        arguments: { title: 'Coupon bug', body: 'x', repo },
+        _meta: { [KEY_META]: bad },
+      });
+      expect(res.isError).toBe(true);
+      expect(JSON.stringify(res.content)).toContain(`invalid params: _meta[\\"${KEY_META}\\"]`);
+      expect(res._meta).toMatchObject({ outcome: 'none' });
+      expect(store.counts(repo).issues).toBe(0);
+    },
+  );
+
   test('a refusal from the tracker is a tool error the model can read, not a crash', async () => {
     const res = await client.callTool({
       name: 'comment_on_issue',

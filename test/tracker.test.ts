@@ -274,6 +274,23 @@ describe('tracker: bad input is a 4xx JSON error, never a 500', () => {
       400,
       'invalid_idempotency_key',
     ],
+    [
+      'a key lookup that is not ASCII',
+      { method: 'GET', url: `/idempotency/${encodeURIComponent('clé')}` },
+      400,
+      'invalid_idempotency_key',
+    ],
+    [
+      'a body nested 10,000 deep (a recursive walk would overflow: 500)',
+      {
+        method: 'POST',
+        url: '/repos/demo/issues',
+        headers: { ...json, 'idempotency-key': 'k-deep' },
+        payload: `{"title":"t","body":"x","labels":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+      },
+      400,
+      'too_deep',
+    ],
     ['an unknown route', { method: 'GET', url: '/nope' }, 404, 'route_not_found'],
     ['a bad repo name', { method: 'GET', url: '/repos/..%2F/issues' }, 400, 'invalid_request'],
   ];
@@ -284,6 +301,49 @@ describe('tracker: bad input is a 4xx JSON error, never a 500', () => {
     expect(res.statusCode).toBe(status);
     expect(res.json()).toEqual({ error: code, message: expect.any(String) });
     expect(store.counts('demo')).toEqual({ issues: 0, comments: 0 });
+  });
+});
+
+describe('tracker: Idempotency-Key headers as they arrive on the wire', () => {
+  /** One raw HTTP/1.1 request, header lines as given (bytes, not what fetch would normalise). */
+  async function raw(port: number, headerLines: Buffer[]): Promise<{ status: number; body: string }> {
+    const { connect } = await import('node:net');
+    const body = '{"title":"t","body":"x"}';
+    const head = Buffer.concat([
+      Buffer.from(
+        `POST /repos/demo/issues HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${body.length}\r\nConnection: close\r\n`,
+      ),
+      ...headerLines.map((l) => Buffer.concat([l, Buffer.from('\r\n')])),
+      Buffer.from(`\r\n${body}`),
+    ]);
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end(head));
+      let text = '';
+      socket.on('data', (c: Buffer) => (text += c.toString()));
+      socket.on('error', reject);
+      socket.on('close', () =>
+        resolve({ status: Number(text.split(' ')[1]), body: text.slice(text.indexOf('\r\n\r\n') + 4) }),
+      );
+    });
+  }
+
+  test('two Idempotency-Key headers (Node would join them as "a, b") and a key in UTF-8 bytes are refused', async () => {
+    const { app, store } = tracker();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as import('node:net').AddressInfo;
+    try {
+      const twice = await raw(port, [Buffer.from('Idempotency-Key: a'), Buffer.from('idempotency-key: b')]);
+      expect(twice.status).toBe(400);
+      expect(twice.body).toContain('send one Idempotency-Key header, not several');
+      const utf8 = await raw(port, [Buffer.concat([Buffer.from('Idempotency-Key: '), Buffer.from('clé', 'utf8')])]);
+      expect(utf8.status).toBe(400);
+      expect(utf8.body).toContain('only visible ASCII');
+      expect(store.counts('demo')).toEqual({ issues: 0, comments: 0 });
+      expect((await raw(port, [Buffer.from('Idempotency-Key: a key, with a comma')])).status).toBe(201);
+    } finally {
+      await app.close();
+    }
   });
 });
 

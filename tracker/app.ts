@@ -155,6 +155,11 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
 
   // JSON only: a text/plain body is a 415, not a string that then fails the schema.
   app.removeContentTypeParser('text/plain');
+  // A body nested deeper than any request of ours needs is a 400, before a schema or a fingerprint walks it.
+  app.addHook('preValidation', async (req) => {
+    if (nestedDeeperThan(req.body, MAX_BODY_DEPTH))
+      throw new HttpError(400, 'too_deep', `the JSON body is nested deeper than ${MAX_BODY_DEPTH} levels`);
+  });
 
   const timestamp = () => new Date(now()).toISOString();
 
@@ -282,6 +287,21 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
   });
 
   return app;
+}
+
+/** How deep a request body may nest: the tracker's own bodies need 3 levels. */
+export const MAX_BODY_DEPTH = 32;
+
+/** Whether `value` nests arrays or objects more than `max` deep; a loop, not recursion, so any depth is safe. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const child of Object.values(v as object)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** Maps any thrown error to a status, a stable code and a message fit for a client. */

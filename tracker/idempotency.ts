@@ -3,6 +3,7 @@
 // a 422, and `GET /idempotency/:key` says what became of a key.
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { keyProblem } from '../common/key';
 import { HttpError, KeyReusedError } from './errors';
 import type { Store, StoredResponse } from './store';
 
@@ -14,7 +15,6 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
 export const COMMIT_DEADLINE_HEADER = 'commit-deadline-ms';
 
 /** The longest key accepted. */
-const MAX_KEY_LENGTH = 255;
 
 /** A response as the tracker stores it under a key. */
 export interface KeyedResponse {
@@ -131,22 +131,18 @@ export class IdempotencyKeys {
 export function readKey(req: FastifyRequest): string | undefined {
   const raw = req.headers['idempotency-key'];
   if (raw === undefined) return undefined;
-  if (Array.isArray(raw))
+  // Node joins repeated headers into one ("a, b"): count them as they arrived.
+  const sent = req.raw.rawHeaders.filter((h, i) => i % 2 === 0 && h.toLowerCase() === 'idempotency-key').length;
+  if (Array.isArray(raw) || sent > 1)
     throw new HttpError(400, 'invalid_idempotency_key', 'send one Idempotency-Key header, not several');
   checkKey(raw);
   return raw;
 }
 
-/** A key's own checks: not empty, at most 255 characters; else a 400. */
+/** A key's own checks (`keyProblem`): 1 to 255 visible ASCII characters; else a 400. */
 function checkKey(key: string): void {
-  if (key.length === 0) throw new HttpError(400, 'invalid_idempotency_key', 'the idempotency key is empty');
-  if (key.length > MAX_KEY_LENGTH) {
-    throw new HttpError(
-      400,
-      'invalid_idempotency_key',
-      `the idempotency key is longer than ${MAX_KEY_LENGTH} characters`,
-    );
-  }
+  const problem = keyProblem(key);
+  if (problem) throw new HttpError(400, 'invalid_idempotency_key', problem);
 }
 
 /** What a request asks for: method, path and body with sorted keys, so field order does not matter. */

@@ -110,10 +110,17 @@ export function codecFromEnv(env: NodeJS.ProcessEnv = process.env): AesGcmCodec 
   return new AesGcmCodec(keys, currentId);
 }
 
-/** The data converter for a worker or a client: the codec when a key is set, else the SDK's default. */
+/** The module whose `failureConverter` seals failures' messages and stacks (`failure-converter.ts`). */
+export const SEALED_FAILURES_PATH = require.resolve('./failure-converter');
+
+/**
+ * The data converter for a worker or a client: when a key is set, the codec, and the failure
+ * converter that moves a failure's message and stack trace into a payload the codec seals (else they
+ * stay plain text in history); with no key, the SDK's defaults.
+ */
 export function dataConverterFromEnv(
   env: NodeJS.ProcessEnv = process.env,
-): { payloadCodecs: PayloadCodec[] } | undefined {
+): { payloadCodecs: PayloadCodec[]; failureConverterPath: string } | undefined {
   const codec = codecFromEnv(env);
-  return codec ? { payloadCodecs: [codec] } : undefined;
+  return codec ? { payloadCodecs: [codec], failureConverterPath: SEALED_FAILURES_PATH } : undefined;
 }

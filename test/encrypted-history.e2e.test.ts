@@ -1,7 +1,8 @@
 // With TEMPORAL_PAYLOAD_KEY set, the run's task, prompts, tool arguments and results are sealed in
 // Temporal's history; the clients, the codec endpoint and the temporal CLI (through it) open them.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
@@ -34,7 +35,7 @@ beforeAll(async () => {
     openaiBaseUrl: `${system.modelUrl}/v1`,
     openaiApiKey: 'test',
     model: 'triage-script',
-    workflowBundle: { code: readFileSync(system.workflowBundle, 'utf8') },
+    // Bundled here, not pre-built: the workflow sandbox takes the failure converter at bundle time.
     dataConverter: dataConverterFromEnv(keyEnv),
   });
   running = worker.run();
@@ -110,6 +111,38 @@ test("with a payload key, the history holds none of the run's text; status, the 
   expect((await show(['--codec-endpoint', codecUrl])).stdout).toContain(CANARY);
   expect((await show([])).stdout).not.toContain(CANARY);
 }, 180_000);
+
+test('failed activities, a failed workflow and refused signals leave no plain text (nor a stack trace) in history', async () => {
+  const sealed = new Client({ connection: system.env.connection, dataConverter: dataConverterFromEnv(keyEnv) });
+  // Every tool call fails: the tracker's URL names a port nothing listens on (taken, then freed), and the canary.
+  const closed = createServer().listen(0, '127.0.0.1');
+  await once(closed, 'listening');
+  const { port } = closed.address() as AddressInfo;
+  await new Promise((r) => closed.close(r));
+  const { handle: failing } = await startRun(sealed, TASK_QUEUE, {
+    repo: 'sealed-failures',
+    trackerUrl: `http://127.0.0.1:${port}/${CANARY}`,
+    receiverDownMs: 1,
+  });
+  await failing.signal('approve', { callId: CANARY, approved: 'yes', by: CANARY });
+  const result = await failing.result();
+  expect(result.calls.map((c) => c.status)).toEqual(['failed', 'failed', 'failed']);
+  expect(result.calls[0].result).toContain(CANARY); // the client with the key reads the message
+  expect((await failing.query('pending')) as unknown).toMatchObject({
+    refusedDecisions: [{ callId: CANARY, by: CANARY, why: 'approved must be true or false, not "yes"' }],
+  });
+  // The workflow itself fails, with the canary in its message (an MCP server the worker does not have).
+  const { handle: failed } = await startRun(sealed, TASK_QUEUE, { repo: 'sealed-failed', mcpServers: [CANARY] });
+  const err = (await failed.result().catch((e: unknown) => e)) as Error & { cause?: Error };
+  expect(err.cause?.message).toContain(`cannot list the tools of MCP servers ${CANARY}`);
+
+  for (const workflowId of [failing.workflowId, failed.workflowId]) {
+    const raw = await rawHistory(workflowId);
+    expect(raw.includes(CANARY)).toBe(false);
+    expect(raw.includes(ROOT)).toBe(false); // no stack trace with the worker's paths
+    expect(raw.includes('Encoded failure')).toBe(true);
+  }
+}, 120_000);
 
 test('a payload sealed with an old key opens once that key is among the old ones, and a missing key is named', async () => {
   const { codecFromEnv } = await import('../common/payload-codec');

@@ -56,6 +56,11 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   // Nothing the worker holds in secret may reach history: its tokens, its model key, its MCP secrets.
   registerSecrets(options.trackerToken, options.openaiApiKey, ...(options.mcp?.config.secrets ?? []));
   const openai = new OpenAI({ baseURL: options.openaiBaseUrl, apiKey: options.openaiApiKey, maxRetries: 0 });
+  if (options.workflowBundle && options.dataConverter?.failureConverterPath)
+    throw new Error(
+      'a pre-built workflow bundle carries its own failure converter: build it with bundleWorkflowCode({ failureConverterPath }) ' +
+        'and pass no failureConverterPath, or let the worker bundle the workflows (no workflowBundle)',
+    );
   const sources = options.workflowBundle ? null : workflowSources();
   const code = sources
     ? { workflowsPath: sources.workflowsPath, interceptors: { activity: options.activityInterceptors } }

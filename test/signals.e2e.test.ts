@@ -5,6 +5,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import type { WorkflowHandle } from '@temporalio/client';
+import { ScriptedPerson } from '../sweep/agent/person';
+import { Store } from '../tracker/store';
 import { callDigest } from '../workflows/digest';
 import { approveSignal, pendingQuery, resolveSignal } from '../workflows/signals';
 import type { agentWorkflow } from '../workflows/agent';
@@ -253,4 +255,24 @@ describe('property: random signals, then the right answers, leave exactly the ri
       { numRuns: 20, endOnFailure: true },
     );
   }, 300_000);
+});
+
+test("the sweep's scripted person who cannot send a signal is that run's error, kept for its scenario", async () => {
+  const person = new ScriptedPerson();
+  const run = {
+    client: system().env.client,
+    workflowId: 'no-such-run',
+    runId: 'r',
+    repo: 'x',
+    store: new Store(':memory:'),
+  };
+  const at = (index: number, name: string, detail: string) =>
+    ({ type: 'point', workflowId: run.workflowId, index, name, detail }) as const;
+  person.notice(run, at(1, 'approval.pending', 'create_issue call_create_1'));
+  person.notice(run, at(2, 'question.asked', 'comment_on_issue call_comment_1#1'));
+  await person.settle();
+  expect(person.failureOf('no-such-run')).toMatch(
+    /^the scripted person failed approving call_create_1: .*not found.*; the scripted person failed answering call_comment_1#1: /i,
+  );
+  expect(person.failureOf('another-run')).toBeUndefined();
 });

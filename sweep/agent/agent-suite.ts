@@ -137,6 +137,8 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
     },
     settle: () => person.settle(),
     async check(run, result): Promise<Counts> {
+      const failed = person.failureOf(run.workflowId);
+      if (failed) throw new Error(failed);
       const expected =
         run.row.expects === 'history'
           ? await effectsInHistory(run.client, run.workflowId)

@@ -41,7 +41,8 @@ export class ScriptedPerson {
   private readonly questions = new Map<string, Set<string>>();
   private readonly approvals = new Map<string, Set<string>>();
   private readonly busy = new Set<Promise<void>>();
-  private readonly errors: string[] = [];
+  /** Why the person could not answer, by the workflow id of its run. */
+  private readonly errors = new Map<string, string[]>();
 
   /** Questions this person was asked about a run: each "did it happen?" once, however often a restart re-sent it. */
   asksFor(workflowId: string): number {
@@ -53,9 +54,19 @@ export class ScriptedPerson {
     return this.approvals.get(workflowId)?.size ?? 0;
   }
 
-  /** Failures to answer, for the sweep's error report. */
-  failures(): string[] {
-    return [...this.errors];
+  /**
+   * Why this person could not approve or answer for a run (a signal it failed to send), or `undefined`:
+   * a person who could not act is an error of that run's scenario, never a count.
+   */
+  failureOf(workflowId: string): string | undefined {
+    const errors = this.errors.get(workflowId);
+    return errors ? errors.join('; ') : undefined;
+  }
+
+  private fail(workflowId: string, what: string, err: unknown): void {
+    const errors = this.errors.get(workflowId) ?? [];
+    errors.push(`the scripted person failed ${what}: ${(err as Error).message}`);
+    this.errors.set(workflowId, errors);
   }
 
   /** Reacts to a worker's event about a run. */
@@ -80,7 +91,7 @@ export class ScriptedPerson {
 
   private track(work: Promise<void>): void {
     this.busy.add(work);
-    // The work never rejects: each answer catches its own failure and keeps it in `errors`.
+    // The work never rejects: each answer catches its own failure and keeps it for its run (`failureOf`).
     void work.finally(() => this.busy.delete(work));
   }
 
@@ -91,7 +102,7 @@ export class ScriptedPerson {
         .getHandle(run.workflowId)
         .signal(approveSignal, { callId, approved, by: 'scripted person', ...(approved ? {} : { reason: 'not now' }) });
     } catch (err) {
-      this.errors.push(`${run.workflowId}: approving ${callId}: ${(err as Error).message}`);
+      this.fail(run.workflowId, `approving ${callId}`, err);
     }
   }
 
@@ -108,7 +119,7 @@ export class ScriptedPerson {
         by: 'scripted person',
       });
     } catch (err) {
-      this.errors.push(`${run.workflowId}: answering ${questionId}: ${(err as Error).message}`);
+      this.fail(run.workflowId, `answering ${questionId}`, err);
     }
   }
 

@@ -9,6 +9,7 @@ import { devServerSearchAttributeFlags } from '../common/search-attributes';
 import { findTemporalCli, NoTemporalCliError } from '../common/temporal-cli';
 import { buildModelServer } from '../model/app';
 import { buildTracker } from '../tracker/app';
+import { devWorkerEnv } from './dev-env';
 import { Store } from '../tracker/store';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -96,12 +97,8 @@ async function main(): Promise<void> {
   await model.listen({ port: MODEL_PORT, host: '127.0.0.1' });
   stops.push(() => model.close());
 
-  const env = {
-    ...process.env,
-    TEMPORAL_ADDRESS: `localhost:${TEMPORAL_PORT}`,
-    TRACKER_URL: `http://127.0.0.1:${TRACKER_PORT}`,
-    OPENAI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/v1`,
-  };
+  const env = devWorkerEnv(process.env, { temporal: TEMPORAL_PORT, tracker: TRACKER_PORT, model: MODEL_PORT });
+  const ownModel = process.env.OPENAI_BASE_URL ? env.OPENAI_BASE_URL : null;
   let worker: ChildProcess | null = null;
   const startWorker = () => {
     worker = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'workers', 'main.ts')], {
@@ -128,7 +125,9 @@ async function main(): Promise<void> {
       `Temporal server  localhost:${TEMPORAL_PORT} (${cli})`,
       `Temporal Web UI  http://localhost:${UI_PORT}`,
       `tracker          http://127.0.0.1:${TRACKER_PORT} (db ${path.relative(process.cwd(), path.join(dir, 'tracker.db'))}, keyed)`,
-      `model server     http://127.0.0.1:${MODEL_PORT}/v1 (scripted triage)`,
+      ownModel
+        ? `model            ${ownModel} (yours, from OPENAI_BASE_URL; the scripted one also serves at http://127.0.0.1:${MODEL_PORT}/v1)`
+        : `model server     http://127.0.0.1:${MODEL_PORT}/v1 (scripted triage; set OPENAI_BASE_URL for a model of your own)`,
       ...(codecUrl
         ? [`codec endpoint   ${codecUrl} (payloads encrypted with TEMPORAL_PAYLOAD_KEY; the Web UI opens them)`]
         : []),

@@ -55,6 +55,11 @@ export function parsePort(text: string | undefined, usage: string, fallback?: nu
  * command line, 1 for anything else.
  */
 export function runMain(main: () => Promise<void>): void {
+  // A reader that has read enough (`| head`) closes the pipe: that ends the command, and is no error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
   main().catch((err: Error) => {
     console.error(err.message);
     process.exit(err instanceof UsageError ? 2 : 1);

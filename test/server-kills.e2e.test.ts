@@ -17,8 +17,13 @@ describe('a Temporal dev server killed and restarted on its database file', () =
         taskQueue: 'nobody-polls',
         workflowId: 'outlives-the-kill',
       });
+      const { cpuSeconds } = await import('../sweep/engine/timings');
+      const beforeKill = cpuSeconds(pid!)!;
+      expect(beforeKill).toBeGreaterThan(0);
       await server.restart();
       expect([server.address, server.pid === pid, server.kills]).toEqual([address, false, 1]);
+      // The killed process's CPU still counts in the sweep's report, beside the new one's.
+      expect(server.cpuSeconds()).toBeGreaterThanOrEqual(beforeKill);
       const described = await server.client.workflow.getHandle('outlives-the-kill').describe();
       expect(described.status.name).toBe('RUNNING');
     } finally {

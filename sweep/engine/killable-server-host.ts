@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { devServerExecutable } from '../../common/temporal-cli';
 import { searchAttributeFlags, type AnySearchAttributeKey } from '../../common/search-attribute-flags';
+import { cpuSeconds } from './timings';
 
 /**
  * The dev server's flags for a sweep: one partition per task queue, so a task reaches the one worker
@@ -41,6 +42,8 @@ export class KillableServerHost implements BatchTemporal {
   /** How many times it was SIGKILLed. */
   kills = 0;
   private proc: ChildProcess | null = null;
+  /** CPU seconds of the processes it killed, read just before each kill. */
+  private cpuOfKilled = 0;
   private log = '';
   private connection!: Connection;
   client!: Client;
@@ -86,6 +89,11 @@ export class KillableServerHost implements BatchTemporal {
     await this.serving();
   }
 
+  /** CPU seconds every process of this server has used: those killed, and the one serving now. */
+  cpuSeconds(): number {
+    return this.cpuOfKilled + ((this.proc?.pid && cpuSeconds(this.proc.pid)) || 0);
+  }
+
   /** Stops the server and closes the client. */
   async close(): Promise<void> {
     await this.connection.close().catch(() => {});
@@ -97,6 +105,7 @@ export class KillableServerHost implements BatchTemporal {
     this.proc = null;
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = once(proc, 'exit');
+    this.cpuOfKilled += cpuSeconds(proc.pid!) ?? 0;
     proc.kill('SIGKILL');
     await exited;
   }

@@ -107,6 +107,12 @@ async function closeAll(servers: Map<number, Promise<KillableServerHost>>): Prom
   await Promise.all([...servers.values()].map(async (t) => (await t.catch(() => null))?.close()));
 }
 
+/** CPU seconds of the servers the sweep killed, every process of each. */
+async function killableCpu(servers: Map<number, Promise<KillableServerHost>>): Promise<number> {
+  const hosts = await Promise.all([...servers.values()].map((t) => t.catch(() => null)));
+  return hosts.reduce((sum, h) => sum + (h?.cpuSeconds() ?? 0), 0);
+}
+
 function cpuTotal(usage: NodeJS.CpuUsage): number {
   return (usage.user + usage.system) / 1e6;
 }
@@ -201,9 +207,10 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       timings,
       cpu: {
         harness: cpuTotal(process.cpuUsage(cpuAtStart)),
+        // The sweep's server, and those it killed for the rows whose server dies (which do most of their work).
         server:
           serverPid && serverCpuAtStart !== null
-            ? (cpuSeconds(serverPid) ?? serverCpuAtStart) - serverCpuAtStart
+            ? (cpuSeconds(serverPid) ?? serverCpuAtStart) - serverCpuAtStart + (await killableCpu(killable))
             : null,
         workers: timings.workerCpu,
       },

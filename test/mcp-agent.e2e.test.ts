@@ -257,6 +257,8 @@ describe('MCP servers that fail', () => {
       lookup: false,
       mcpServers: ['dies-for-good'],
       trackerUrl: system.trackers.keyless.url,
+      // Each later call is sent again for 2 s (the default is 3 minutes), then the model hears it is down.
+      receiverDownMs: 2_000,
     });
     const question = await eventually(async () => (await handle.query(pendingQuery)).questions[0], 60_000);
     expect(question).toMatchObject({ callId: 'call_create_1', questionId: 'call_create_1#1', tool: 'create_issue' });
@@ -265,7 +267,7 @@ describe('MCP servers that fail', () => {
     const result = await handle.result();
     const create2 = result.calls.find((c) => c.callId === 'call_create_2')!;
     expect(create2.status).toBe('failed');
-    expect(create2.result).toMatch(/MCP server dies-for-good is unreachable/);
+    expect(create2.result).toMatch(/MCP server dies-for-good is unreachable.*still unreachable after [23] s of tries/);
     expect(result.calls.find((c) => c.callId === 'call_search_1')!.result).toMatch(/unreachable/);
     expect(result.questionsAsked).toBe(1);
     expect(system.trackers.keyless.store.counts(repo)).toEqual({ issues: 1, comments: 0 });

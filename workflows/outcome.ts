@@ -5,7 +5,10 @@ import type { ToolResponse } from './types';
 
 export type { Attempt };
 
-/** The failure types of a call that never reached its receiver (the connection was refused): `activities/errors.ts`, `activities/mcp-toolbox.ts`. */
+/**
+ * The failure types of a call that never reached its receiver (the connection was refused), as
+ * `activities/errors.ts` and `activities/mcp-toolbox.ts` name them.
+ */
 export const NOT_SENT_TYPES: ReadonlySet<string> = new Set(['ReceiverUnreachable', 'ToolServerUnreachable']);
 
 /** Runs one tool activity and classifies how it ended; errors other than activity failures propagate. */

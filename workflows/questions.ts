@@ -48,9 +48,10 @@ export function judgeAnswer(questionId: unknown, book: QuestionBook): string | n
  *
  * An answer is read exactly (`readAnswer`): one that is not an object with a `questionId` string and a
  * `happened` boolean is refused with the reason, and settles nothing. Each question has its own id
- * (the call id and the question's number for that call), and an answer counts only for the question it names. An answer to a question already answered (a double submit,
- * two operators) or never to be asked is refused and kept in `refused()`, never stored for later: a
- * stale "it did not happen" must not answer the next question about the same call.
+ * (the call id and the question's number for that call), and an answer counts only for the question
+ * it names. An answer to a question already answered (a double submit, two operators) or never to be
+ * asked is refused and kept in `refused()`, never stored for later: a stale "it did not happen" must
+ * not answer the next question about the same call.
  */
 export function personQuestions(onChange: () => void = () => {}, carried?: QuestionsState) {
   const open = new Map<string, OpenItem>();

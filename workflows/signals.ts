@@ -10,9 +10,12 @@ export type { ApproveSignal, ResolveSignal };
  */
 export const SIGNAL_INPUT_PATCH = 'signals-read-exactly';
 
-/** Approve or deny a waiting call. A decision for a call that is not waiting is kept until it is; the first decision wins. */
+/**
+ * Approve or deny a waiting call. A decision for a call that is not waiting is kept until it is; the
+ * first decision wins. Its input is read exactly (`readDecision`); anything else is refused.
+ */
 export const approveSignal = defineSignal<[ApproveSignal]>('approve');
-/** Answer an open question about a call whose outcome is unknown. */
+/** Answer an open question about a call whose outcome is unknown. Its input is read exactly (`readAnswer`). */
 export const resolveSignal = defineSignal<[ResolveSignal]>('resolve');
 /** The memo field where a run publishes what it waits for (a `WaitingState`), readable with no worker alive. */
 export const WAITING_MEMO = 'waiting';

@@ -28,7 +28,10 @@ export interface ToolSpec {
   lookupTool?: string;
   /** Takes a `repo` argument, which the run fills in with its own; the model does not see it. */
   takesRepo?: boolean;
-  /** How long a call is sent again while its server refuses connections (the MCP server's `receiverDownMs`); unset: the run's. */
+  /**
+   * How long a call is sent again while its server refuses connections (the MCP server's
+   * `receiverDownMs`); unset: the run's.
+   */
   receiverDownMs?: number;
 }
 

@@ -60,7 +60,8 @@ export class ScriptedPerson {
    */
   failureOf(workflowId: string): string | undefined {
     const errors = this.errors.get(workflowId);
-    return errors ? errors.join('; ') : undefined;
+    // Sorted: signals under way fail in whatever order the server answers, and a report must not move.
+    return errors ? [...errors].sort().join('; ') : undefined;
   }
 
   private fail(workflowId: string, what: string, err: unknown): void {

@@ -1,5 +1,6 @@
 // The agent's tools over MCP: servers over stdio and HTTP, killed mid-call, keyed and keyless.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowFailedError } from '@temporalio/client';
@@ -7,7 +8,7 @@ import { McpToolbox } from '../activities/mcp-toolbox';
 import { key } from '../common/key';
 import { loadMcpConfig } from '../mcp/config';
 import type { McpCrashPlan } from '../sweep/agent/mcp-main';
-import { pendingQuery, resolveSignal } from '../workflows/signals';
+import { approveSignal, pendingQuery, resolveSignal } from '../workflows/signals';
 import type { AgentInput } from '../workflows/types';
 import { ROOT, startChild, type Child } from './helpers/processes';
 import { eventually, startRun } from './helpers/runs';
@@ -21,6 +22,8 @@ import { modelCalls, startWorkerChild, useSystemWithWorker, type System, type Wo
 let system: System;
 let httpServer: Child;
 let doomed: Child;
+/** An MCP server over HTTP on a port of its own, which a test stops and starts again there. */
+let restarting: { child: Child | null; port: number; start(): Promise<void> };
 let configFile: string;
 let toolbox: McpToolbox;
 const children: WorkerChild[] = [];
@@ -51,6 +54,22 @@ useSystemWithWorker(TASK_QUEUE, async (started) => {
   doomed = startChild('sweep/agent/mcp-main.ts', ['--port', '0', '--tracker', keyless], { MCP_CRASH_PLAN: doomedPlan });
   const [, doomedUrl] = await doomed.waitFor(/listening on (http:\/\/\S+\/mcp)/);
 
+  const port = await new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = s.address() as AddressInfo;
+      s.close(() => resolve(free));
+    });
+  });
+  restarting = {
+    child: null,
+    port,
+    async start() {
+      this.child = startChild('mcp/server.ts', ['--port', String(port), '--tracker', keyed]);
+      await this.child.waitFor(/listening on/);
+    },
+  };
+  await restarting.start();
+
   stateFile = path.join(system.dir, 'mcp-faulted.txt');
   const planFile = path.join(system.dir, 'mcp-plan.json');
   writeFileSync(planFile, JSON.stringify({ action: 'die', stateFile } satisfies McpCrashPlan));
@@ -72,6 +91,7 @@ useSystemWithWorker(TASK_QUEUE, async (started) => {
         }),
         down: { url: 'http://127.0.0.1:9/mcp' },
         'dies-for-good': { url: doomedUrl },
+        restarts: { url: `http://127.0.0.1:${port}/mcp`, receiverDownMs: 60_000 },
       },
     }),
   );
@@ -83,6 +103,7 @@ afterAll(async () => {
   for (const c of children) await c.kill();
   await httpServer?.kill('SIGTERM');
   await doomed?.kill();
+  await restarting?.child?.kill();
 });
 
 const run = (input: Partial<AgentInput> & { repo: string }) =>
@@ -273,3 +294,19 @@ describe('MCP servers that fail', () => {
     expect(system.trackers.keyless.store.counts(repo)).toEqual({ issues: 1, comments: 0 });
   });
 });
+
+test('an MCP server that restarts for three seconds while the run writes: each call is sent again when it is back, nothing lost', async () => {
+  const repo = 'mcp-restarts';
+  const { handle } = await run({ repo, mcpServers: ['restarts'], approve: ['create_issue'] });
+  // The run waits for approval of its first write: the server goes down then, and the approvals come.
+  await eventually(async () => (await handle.query(pendingQuery)).approvals[0]);
+  await restarting.child!.kill('SIGKILL');
+  await handle.signal(approveSignal, { callId: 'call_create_1', approved: true, by: 'grace' });
+  await handle.signal(approveSignal, { callId: 'call_create_2', approved: true, by: 'grace' });
+  await new Promise((r) => setTimeout(r, 3_000));
+  await restarting.start();
+  const result = await handle.result();
+  expect(system.trackers.keyed.store.counts(repo)).toEqual({ issues: 2, comments: 1 });
+  expect(result.answer).toMatch(/^Triage done\. Filed #1 and #2, commented on #1/);
+  expect(result.questionsAsked).toBe(0);
+}, 60_000);

@@ -1,8 +1,6 @@
 // With TEMPORAL_PAYLOAD_KEY set, the run's task, prompts, tool arguments and results are sealed in
 // Temporal's history; the clients, the codec endpoint and the temporal CLI (through it) open them.
 import { execFile } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
@@ -12,7 +10,7 @@ import type { Worker } from '@temporalio/worker';
 import { findTemporalCli } from '../common/temporal-cli';
 import { dataConverterFromEnv } from '../common/payload-codec';
 import { createAgentWorker } from '../workers/create-worker';
-import { startChild, ROOT, type Child } from './helpers/processes';
+import { freePort, startChild, ROOT, type Child } from './helpers/processes';
 import { startRun } from './helpers/runs';
 import { startSystem, type System } from './helpers/system';
 
@@ -115,10 +113,7 @@ test("with a payload key, the history holds none of the run's text; status, the 
 test('failed activities, a failed workflow and refused signals leave no plain text (nor a stack trace) in history', async () => {
   const sealed = new Client({ connection: system.env.connection, dataConverter: dataConverterFromEnv(keyEnv) });
   // Every tool call fails: the tracker's URL names a port nothing listens on (taken, then freed), and the canary.
-  const closed = createServer().listen(0, '127.0.0.1');
-  await once(closed, 'listening');
-  const { port } = closed.address() as AddressInfo;
-  await new Promise((r) => closed.close(r));
+  const port = await freePort();
   const { handle: failing } = await startRun(sealed, TASK_QUEUE, {
     repo: 'sealed-failures',
     trackerUrl: `http://127.0.0.1:${port}/${CANARY}`,

@@ -1,6 +1,5 @@
 // The agent's tools over MCP: servers over stdio and HTTP, killed mid-call, keyed and keyless.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowFailedError } from '@temporalio/client';
@@ -10,7 +9,7 @@ import { loadMcpConfig } from '../mcp/config';
 import type { McpCrashPlan } from '../sweep/agent/mcp-main';
 import { approveSignal, pendingQuery, resolveSignal } from '../workflows/signals';
 import type { AgentInput } from '../workflows/types';
-import { ROOT, startChild, type Child } from './helpers/processes';
+import { freePort, ROOT, startChild, type Child } from './helpers/processes';
 import { eventually, startRun } from './helpers/runs';
 import { modelCalls, startWorkerChild, useSystemWithWorker, type System, type WorkerChild } from './helpers/system';
 
@@ -54,12 +53,7 @@ useSystemWithWorker(TASK_QUEUE, async (started) => {
   doomed = startChild('sweep/agent/mcp-main.ts', ['--port', '0', '--tracker', keyless], { MCP_CRASH_PLAN: doomedPlan });
   const [, doomedUrl] = await doomed.waitFor(/listening on (http:\/\/\S+\/mcp)/);
 
-  const port = await new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = s.address() as AddressInfo;
-      s.close(() => resolve(free));
-    });
-  });
+  const port = await freePort();
   restarting = {
     child: null,
     port,

@@ -3,11 +3,10 @@
 // (`receiverDownMs`) instead of telling the model the tracker is gone; every run ends with exactly
 // its effects, whenever the kills land.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Store } from '../tracker/store';
-import { startChild, type Child } from './helpers/processes';
+import { freePort, startChild, type Child } from './helpers/processes';
 import { startRun } from './helpers/runs';
 import { useSystemWithWorker } from './helpers/system';
 
@@ -15,14 +14,6 @@ const TASK_QUEUE = 'receiver-down-e2e';
 const system = useSystemWithWorker(TASK_QUEUE);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'receiver-down-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /** A tracker process on a port and file of its own, which a test can kill and start again. */
 class TrackerProcess {

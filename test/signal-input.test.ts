@@ -1,7 +1,8 @@
 // The signals' input read exactly, and the digest an approval binds to: pure logic, no server.
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { callDigest, canonicalJson, sha256Hex } from '../workflows/digest';
+import { canonicalJson } from '../common/canonical-json';
+import { callDigest, sha256Hex } from '../workflows/digest';
 import { readAnswer, readDecision } from '../workflows/signal-input';
 
 describe('readDecision', () => {
@@ -28,7 +29,21 @@ describe('readDecision', () => {
     [{ callId: 'c1', approved: false, reason: {} }, 'reason must be a string, not {}'],
     [{ callId: 'c1', approved: true, digest: null }, 'digest must be a string, not null'],
   ])('refuses %j: %s', (value, why) => {
-    expect(readDecision(value)).toEqual({ refused: why });
+    expect(readDecision(value)).toMatchObject({ refused: why });
+    expect(Object.keys(readDecision(value))).not.toContain('ok');
+  });
+
+  test('a refusal says what it named and who sent it, as the list of refusals shows them', () => {
+    expect(readDecision({ callId: 'c1', approved: 'yes', by: 'op' })).toEqual({
+      refused: 'approved must be true or false, not "yes"',
+      named: 'c1',
+      by: 'op',
+    });
+    expect(readDecision({ callId: 7, approved: true })).toEqual({
+      refused: 'callId must be a non-empty string, not 7',
+      named: '7',
+    });
+    expect(readDecision(null)).toEqual({ refused: 'an approval must be a JSON object, not null', named: 'nothing' });
   });
 });
 
@@ -50,7 +65,8 @@ describe('readAnswer', () => {
     [{ questionId: 'c1#1', happened: 0 }, 'happened must be true or false, not 0'],
     [{ questionId: 'c1#1', happened: true, result: { ok: true } }, 'result must be a string, not {"ok":true}'],
   ])('refuses %j: %s', (value, why) => {
-    expect(readAnswer(value)).toEqual({ refused: why });
+    expect(readAnswer(value)).toMatchObject({ refused: why });
+    expect(Object.keys(readAnswer(value))).not.toContain('ok');
   });
 
   test('a long value is cut in the reason', () => {
@@ -61,36 +77,23 @@ describe('readAnswer', () => {
 });
 
 describe('never throws, and takes only exact shapes', () => {
-  const exactDecision = (v: unknown) =>
+  /** Whether `v` is an object with `id` a string and `flag` a boolean: the only shape a reader may take. */
+  const exact = (v: unknown, id: string, flag: string) =>
     typeof v === 'object' &&
     v !== null &&
     !Array.isArray(v) &&
-    typeof (v as { callId?: unknown }).callId === 'string' &&
-    typeof (v as { approved?: unknown }).approved === 'boolean';
-  const exactAnswer = (v: unknown) =>
-    typeof v === 'object' &&
-    v !== null &&
-    !Array.isArray(v) &&
-    typeof (v as { questionId?: unknown }).questionId === 'string' &&
-    typeof (v as { happened?: unknown }).happened === 'boolean';
+    typeof (v as Record<string, unknown>)[id] === 'string' &&
+    typeof (v as Record<string, unknown>)[flag] === 'boolean';
 
-  test('any value: a decision is taken only with a callId string and an approved boolean', () => {
+  test.each([
+    ['readDecision', 'callId', 'approved', readDecision],
+    ['readAnswer', 'questionId', 'happened', readAnswer],
+  ] as const)('any value: %s takes it only with a %s string and a %s boolean', (_name, id, flag, read) => {
     fc.assert(
       fc.property(fc.anything(), (value) => {
-        const read = readDecision(value);
-        if ('ok' in read) expect(exactDecision(value)).toBe(true);
-        else expect(typeof read.refused).toBe('string');
-      }),
-      { numRuns: 2000 },
-    );
-  });
-
-  test('any value: an answer is taken only with a questionId string and a happened boolean', () => {
-    fc.assert(
-      fc.property(fc.anything(), (value) => {
-        const read = readAnswer(value);
-        if ('ok' in read) expect(exactAnswer(value)).toBe(true);
-        else expect(typeof read.refused).toBe('string');
+        const got = read(value);
+        if ('ok' in got) expect(exact(value, id, flag)).toBe(true);
+        else expect(typeof got.refused).toBe('string');
       }),
       { numRuns: 2000 },
     );

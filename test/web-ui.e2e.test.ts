@@ -4,26 +4,16 @@
 // as here, all of it is sealed in history and the UI reads it through npm run dev's codec endpoint.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { findTemporalCli } from '../common/temporal-cli';
 import { findChromium } from '../sweep/report/screenshot';
-import { ROOT, startChild, type Child } from './helpers/processes';
+import { freePort, ROOT, startChild, type Child } from './helpers/processes';
 import { eventually } from './helpers/runs';
 
 const run = promisify(execFile);
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The page's text, with that of its frames (the Web UI renders Markdown in a sandboxed frame). */
 async function allText(page: Page): Promise<string> {

@@ -3,6 +3,7 @@
 // a 422, and `GET /idempotency/:key` says what became of a key.
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { canonicalJson } from '../common/canonical-json';
 import { keyProblem } from '../common/key';
 import { HttpError, KeyReusedError } from './errors';
 import type { Store, StoredResponse } from './store';
@@ -151,16 +152,4 @@ export function fingerprintOf(req: FastifyRequest): string {
   return createHash('sha256')
     .update(`${req.method} ${path}\n${canonicalJson(req.body)}`)
     .digest('hex');
-}
-
-/** JSON with every object's keys sorted. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value as object)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
 }

@@ -1,7 +1,7 @@
 // The approval gate: a call that needs approval waits for the `approve` signal, or its deadline.
 import { condition, patched, setHandler } from '@temporalio/workflow';
 import { approveSignal, SIGNAL_INPUT_PATCH, type ApproveSignal } from './signals';
-import { readDecision, senderOf, shown } from './signal-input';
+import { readDecision } from './signal-input';
 import { crashPoints } from '../common/crash-sink';
 import type { ApprovalsState, OpenItem, RefusedDecision } from './types';
 
@@ -25,8 +25,8 @@ export function approvalGate(onChange: () => void = () => {}, timeoutMs?: number
   // Runs whose history predates the checks go on taking decisions as they did (nothing malformed throws).
   const exact = patched(SIGNAL_INPUT_PATCH);
 
-  const refuse = (callId: unknown, by: string | undefined, why: string): void => {
-    refusedDecisions.push({ callId: typeof callId === 'string' ? callId : shown(callId), ...(by ? { by } : {}), why });
+  const refuse = (callId: string, by: string | undefined, why: string): void => {
+    refusedDecisions.push({ callId, ...(by ? { by } : {}), why });
   };
   /** Why a decision naming a digest does not fit the call waiting under its id, or `null`. */
   const digestMismatch = (decision: ApproveSignal, item: OpenItem | undefined) =>
@@ -42,7 +42,7 @@ export function approvalGate(onChange: () => void = () => {}, timeoutMs?: number
       return;
     }
     const read = readDecision(value);
-    if ('refused' in read) return refuse((value as { callId?: unknown } | null)?.callId, senderOf(value), read.refused);
+    if ('refused' in read) return refuse(read.named, read.by, read.refused);
     const decision = read.ok;
     if (decisions.has(decision.callId)) return refuse(decision.callId, decision.by, 'the call already has a decision');
     const mismatch = digestMismatch(decision, waiting.get(decision.callId));

@@ -1,6 +1,7 @@
 // The digest of a call's tool and arguments: what a person approves, so an approval binds to them.
 //
 // Workflow code has no `node:crypto`, so SHA-256 is computed here in plain TypeScript (FIPS 180-4).
+import { canonicalJson } from '../common/canonical-json';
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
@@ -44,18 +45,6 @@ export function sha256Hex(text: string): string {
     [a, b, c, d, e, f, g, hh].forEach((v, i) => (h[i] = (h[i] + v) >>> 0));
   }
   return [...h].map((v) => v.toString(16).padStart(8, '0')).join('');
-}
-
-/** JSON with every object's keys sorted, so equal arguments have one text whatever their order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /**

@@ -1,6 +1,6 @@
 // The person's questions: "did this call happen?", each with an id an answer must name.
 import { condition, patched, setHandler } from '@temporalio/workflow';
-import { readAnswer, senderOf, shown } from './signal-input';
+import { readAnswer } from './signal-input';
 import { resolveSignal, SIGNAL_INPUT_PATCH, type ResolveSignal } from './signals';
 import { crashPoints } from '../common/crash-sink';
 import type { OpenItem, QuestionsState, RefusedAnswer } from './types';
@@ -67,13 +67,7 @@ export function personQuestions(onChange: () => void = () => {}, carried?: Quest
     if (exact) {
       const read = readAnswer(value);
       if ('refused' in read) {
-        const named = (value as { questionId?: unknown } | null)?.questionId;
-        const by = senderOf(value);
-        refusedAnswers.push({
-          questionId: typeof named === 'string' ? named : shown(named),
-          ...(by ? { by } : {}),
-          why: read.refused,
-        });
+        refusedAnswers.push({ questionId: read.named, ...(read.by ? { by: read.by } : {}), why: read.refused });
         return;
       }
       answer = read.ok;

@@ -1,8 +1,11 @@
 // What the approve and resolve signals must carry, read exactly: anything else is refused with a reason.
 import type { ApproveSignal, ResolveSignal } from './types';
 
-/** A signal's input as the run takes it, or why it is refused. */
-export type SignalRead<T> = { ok: T } | { refused: string };
+/**
+ * A signal's input as the run takes it, or why it is refused, with what it named (its id as sent,
+ * shown when it is no string) and who sent it, for the list of refusals.
+ */
+export type SignalRead<T> = { ok: T } | { refused: string; named: string; by?: string };
 
 /** A short description of a value for a refusal: its JSON, cut at 80 characters. */
 export function shown(value: unknown): string {
@@ -17,54 +20,60 @@ export function shown(value: unknown): string {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The optional string fields of `v` among `names`, or the first that is present and not a string. */
-function optionalStrings(
-  v: Record<string, unknown>,
-  names: readonly string[],
-): { ok: Record<string, string> } | { refused: string } {
-  const out: Record<string, string> = {};
-  for (const name of names) {
-    if (v[name] === undefined) continue;
-    if (typeof v[name] !== 'string') return { refused: `${name} must be a string, not ${shown(v[name])}` };
-    out[name] = v[name];
+/** What a signal's input must hold: its noun, its id field, its boolean field and its optional strings. */
+interface SignalShape {
+  noun: string;
+  id: string;
+  flag: string;
+  strings: readonly string[];
+}
+
+/**
+ * A signal's input read exactly: an object whose `shape.id` is a non-empty string and whose
+ * `shape.flag` is `true` or `false` (a boolean, never a string or a number), with the optional fields
+ * strings when present. Unknown fields are left out.
+ */
+function readExact(value: unknown, shape: SignalShape): SignalRead<Record<string, unknown>> {
+  const record = isRecord(value) ? value : {};
+  const id = record[shape.id];
+  const by = typeof record.by === 'string' ? record.by : undefined;
+  const refuse = (why: string) => ({
+    refused: why,
+    named: typeof id === 'string' ? id : shown(id),
+    ...(by ? { by } : {}),
+  });
+  if (!isRecord(value)) return refuse(`${shape.noun} must be a JSON object, not ${shown(value)}`);
+  if (typeof id !== 'string' || id === '') return refuse(`${shape.id} must be a non-empty string, not ${shown(id)}`);
+  const flag = value[shape.flag];
+  if (typeof flag !== 'boolean') return refuse(`${shape.flag} must be true or false, not ${shown(flag)}`);
+  const out: Record<string, unknown> = { [shape.id]: id, [shape.flag]: flag };
+  for (const name of shape.strings) {
+    if (value[name] === undefined) continue;
+    if (typeof value[name] !== 'string') return refuse(`${name} must be a string, not ${shown(value[name])}`);
+    out[name] = value[name];
   }
   return { ok: out };
 }
 
 /**
- * The `approve` signal's input, read exactly: an object whose `callId` is a non-empty string and
- * whose `approved` is `true` or `false` (a boolean, never a string or a number), with `by`, `reason`
- * and `digest` strings when present. Unknown fields are ignored. Anything else approves nothing.
+ * The `approve` signal's input, read exactly: `callId` a non-empty string, `approved` a boolean, `by`,
+ * `reason` and `digest` strings when present (`by` defaults to "someone"). Anything else approves nothing.
  */
 export function readDecision(value: unknown): SignalRead<ApproveSignal> {
-  if (!isRecord(value)) return { refused: `an approval must be a JSON object, not ${shown(value)}` };
-  if (typeof value.callId !== 'string' || value.callId === '')
-    return { refused: `callId must be a non-empty string, not ${shown(value.callId)}` };
-  if (typeof value.approved !== 'boolean')
-    return { refused: `approved must be true or false, not ${shown(value.approved)}` };
-  const strings = optionalStrings(value, ['by', 'reason', 'digest']);
-  if ('refused' in strings) return strings;
-  const { by, ...rest } = strings.ok;
-  return { ok: { callId: value.callId, approved: value.approved, by: by ?? 'someone', ...rest } };
+  const read = readExact(value, {
+    noun: 'an approval',
+    id: 'callId',
+    flag: 'approved',
+    strings: ['by', 'reason', 'digest'],
+  });
+  return 'ok' in read ? { ok: { by: 'someone', ...read.ok } as unknown as ApproveSignal } : read;
 }
 
 /**
- * The `resolve` signal's input, read exactly: an object whose `questionId` is a non-empty string and
- * whose `happened` is `true` or `false`, with `result` and `by` strings when present. Unknown fields
- * are ignored. Whether the question is one the run takes is for `judgeAnswer`.
+ * The `resolve` signal's input, read exactly: `questionId` a non-empty string, `happened` a boolean,
+ * `result` and `by` strings when present. Whether the question is one the run takes is for `judgeAnswer`.
  */
 export function readAnswer(value: unknown): SignalRead<ResolveSignal> {
-  if (!isRecord(value)) return { refused: `an answer must be a JSON object, not ${shown(value)}` };
-  if (typeof value.questionId !== 'string' || value.questionId === '')
-    return { refused: `questionId must be a non-empty string, not ${shown(value.questionId)}` };
-  if (typeof value.happened !== 'boolean')
-    return { refused: `happened must be true or false, not ${shown(value.happened)}` };
-  const strings = optionalStrings(value, ['result', 'by']);
-  if ('refused' in strings) return strings;
-  return { ok: { questionId: value.questionId, happened: value.happened, ...strings.ok } };
-}
-
-/** Who sent a refused signal, if its input says so as a string. */
-export function senderOf(value: unknown): string | undefined {
-  return isRecord(value) && typeof value.by === 'string' ? value.by : undefined;
+  const read = readExact(value, { noun: 'an answer', id: 'questionId', flag: 'happened', strings: ['result', 'by'] });
+  return 'ok' in read ? { ok: read.ok as unknown as ResolveSignal } : read;
 }

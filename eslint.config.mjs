@@ -16,6 +16,16 @@ const importRule = (...patterns) => ({
   ],
 });
 
+/** An example is a user of the package: it imports only what `exports` names (lib/, the sweep's index and plugin). */
+const EXAMPLE_OWN_CODE = [
+  '^\\.\\./\\.\\./(tracker|model|workflows|activities|mcp|workers|clients|codec|common)(/|$)',
+  "an example is a user of the package: it imports only its entry points (lib/, the sweep's sweep/index.ts)",
+];
+const EXAMPLE_SWEEP = [
+  '(^|/)sweep/(?!(plugin|index)$)',
+  'an example is a user of the package: of the sweep it imports only sweep/index.ts and sweep/plugin',
+];
+
 const NODE_BUILTINS = [
   'assert',
   'buffer',
@@ -126,13 +136,15 @@ export default tseslint.config(
       'clients/**/*.ts',
       'codec/**/*.ts',
       'common/**/*.ts',
-      'examples/**/activities.ts',
-      'examples/**/shop.ts',
     ],
     rules: importRule([
       '(^|/)sweep(/(?!plugin(/|$))|$)',
       'app code imports only the crash-sweep plugin (sweep/plugin): the sweep runs the app, never the other way round',
     ]),
+  },
+  {
+    files: ['examples/**/*.ts'],
+    rules: importRule(EXAMPLE_OWN_CODE, EXAMPLE_SWEEP),
   },
   {
     files: ['workflows/**/*.ts', 'examples/**/workflows.ts'],
@@ -145,6 +157,7 @@ export default tseslint.config(
             { name: `node:${name}`, message: 'workflow code may do no I/O: Node built-ins belong in activities' },
           ]),
           patterns: [
+            { regex: EXAMPLE_OWN_CODE[0], message: EXAMPLE_OWN_CODE[1] },
             {
               group: ['../activities', '../activities/*', './activities'],
               allowTypeImports: true,

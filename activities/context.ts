@@ -1,24 +1,25 @@
 // What every agent activity shares: the worker's configuration, where a point is reached, the
 // heartbeat, the tracker a call may send the worker's token to, and the MCP servers.
 import { Context } from '@temporalio/activity';
-import type OpenAI from 'openai';
 import { crashPoint, type PointName } from '../common/crash-points';
 import { key } from '../common/key';
 import { refused } from './errors';
+import type { ToolRegistry } from './define-tool';
 import type { McpToolbox } from './mcp-toolbox';
+import type { ModelProvider } from './model';
 
 /** What the activities need from the worker's environment. */
 export interface ActivityConfig {
-  /** The tracker's base URL, unless a run names its own. */
-  trackerUrl: string;
+  /** The tracker's base URL, unless a run names its own; needed only by the tracker's built-in tools. */
+  trackerUrl?: string;
   /** The bearer token of the tracker at `trackerUrl` (`TRACKER_TOKEN`); never sent to another tracker. */
   trackerToken?: string;
-  /** The OpenAI-compatible client (base URL and key from `OPENAI_BASE_URL`, `OPENAI_API_KEY`). */
-  openai: OpenAI;
-  /** Model name, unless a run names its own (`AGENT_MODEL`). */
-  model: string;
+  /** The model every run asks (`openAiModel(...)` for an OpenAI-compatible endpoint). */
+  model: ModelProvider;
   /** The MCP servers this worker can reach (`MCP_CONFIG`). Default none. */
   mcp?: McpToolbox;
+  /** The tools defined in TypeScript (`defineTool`) that runs may name in `AgentInput.tools`. Default none. */
+  tools?: ToolRegistry;
 }
 
 /** Marks a crash point of the running activity's workflow. */
@@ -69,7 +70,8 @@ export function trackerOf(
   url: string | undefined,
 ): { trackerUrl: string; trackerToken?: string } {
   const trackerUrl = url ?? config.trackerUrl;
-  const own = new URL(trackerUrl).origin === new URL(config.trackerUrl).origin;
+  if (!trackerUrl) throw refused('this worker has no tracker (give createAgentWorker a trackerUrl)', 'NoTracker');
+  const own = config.trackerUrl !== undefined && new URL(trackerUrl).origin === new URL(config.trackerUrl).origin;
   return own && config.trackerToken ? { trackerUrl, trackerToken: config.trackerToken } : { trackerUrl };
 }
 
@@ -77,6 +79,19 @@ export function trackerOf(
 export function toolbox(config: ActivityConfig): McpToolbox {
   if (!config.mcp) throw refused('this worker has no MCP servers configured (set MCP_CONFIG)', 'NoMcpConfig');
   return config.mcp;
+}
+
+/** The worker's registered tools; a run that names one on a worker without any is refused. */
+export function registeredTools(config: ActivityConfig): ToolRegistry {
+  if (!config.tools)
+    throw refused('this worker has no tools registered (createAgentWorker({ tools }))', 'NoRegisteredTools');
+  return config.tools;
+}
+
+/** The run's repository, which the tracker's tools need. */
+export function repoOf(req: { repo?: string }): string {
+  if (!req.repo) throw refused("the tracker's tools need the run's repo (AgentInput.repo)", 'NoRepo');
+  return req.repo;
 }
 
 /** How long an MCP request may take: what is left of the activity's start-to-close timeout. */

@@ -2,17 +2,34 @@
 import { key } from '../common/key';
 import { lookupTrackerCall } from '../tracker/tools';
 import type { LookupResponse, ToolRequest } from '../workflows/types';
-import { callContext, callTimeout, heartbeating, toolbox, trackerOf, type ActivityConfig } from './context';
+import {
+  callContext,
+  callTimeout,
+  heartbeating,
+  registeredTools,
+  repoOf,
+  toolbox,
+  trackerOf,
+  type ActivityConfig,
+} from './context';
 import { asActivityError } from './errors';
 
-/** Asks the receiver whether a call whose outcome is unknown happened: the tracker, or the MCP server's lookup tool. */
+/**
+ * Asks the receiver whether a call whose outcome is unknown happened: a registered tool's `lookup`,
+ * the MCP server's lookup tool, or the tracker.
+ */
 export function lookupCall(config: ActivityConfig) {
   return (req: ToolRequest): Promise<LookupResponse> =>
     heartbeating(async () => {
       const { callKey, signal, at } = callContext(req);
       await at('lookup.started');
-      const answer =
-        req.server && req.lookupTool
+      const answer = req.registered
+        ? await registeredTools(config)
+            .lookup(req.tool, req.args, { key: callKey, callId: req.callId, runId: req.runId })
+            .catch((err: unknown) => {
+              throw asActivityError(err, true);
+            })
+        : req.server && req.lookupTool
           ? await toolbox(config).lookup(
               req.server,
               req.lookupTool,
@@ -25,7 +42,7 @@ export function lookupCall(config: ActivityConfig) {
             )
           : await lookupTrackerCall(req.tool, {
               ...trackerOf(config, req.trackerUrl),
-              repo: req.repo,
+              repo: repoOf(req),
               key: callKey,
               byKey: req.sendKey && !req.keyExpired,
               signal,

@@ -4,7 +4,6 @@ import { callTrackerTool } from '../tracker/tools';
 import type { ChatMessage, TurnRequest, TurnResponse } from '../workflows/types';
 import { point, trackerOf, turnOf, type ActivityConfig } from './context';
 import { asActivityError } from './errors';
-import { askModel } from './model';
 
 /**
  * A whole turn in one activity, for the sweep's "save once per turn" design: the model call and
@@ -14,7 +13,7 @@ export function runTurn(config: ActivityConfig) {
   return async (req: TurnRequest): Promise<TurnResponse> => {
     const turn = turnOf(req.messages);
     await point('model.started', `turn ${turn}`);
-    const { message: reply } = await askModel(config.openai, config.model, {
+    const { message: reply } = await config.model.reply({
       runId: req.runId,
       messages: req.messages,
       tools: req.tools,

@@ -1,7 +1,7 @@
 // `npm run approve`: a person's decision on a call that waits for approval, sent by signal.
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
-import { approveSignal } from '../workflows/signals';
-import { waitingRun, withClient } from './connect';
+import { approveCall, denyCall } from './agent-client';
+import { withClient } from './connect';
 
 const USAGE = 'npm run approve -- WORKFLOW_ID CALL_ID [--deny --reason TEXT] [--by NAME] [--digest sha256:...]';
 
@@ -26,24 +26,11 @@ async function main(): Promise<void> {
   if (values.reason && !values.deny) throw new UsageError('--reason goes with --deny', USAGE);
   const [workflowId, callId] = positionals;
   await withClient(async ({ client }) => {
-    // From the run's memo, not a query: a person can decide while no worker is alive.
-    const { handle, waiting } = await waitingRun(client, workflowId);
-    const item = waiting.approvals.find((a) => a.callId === callId);
-    if (!item) {
-      const names = waiting.approvals.map((a) => a.callId).join(', ') || 'none';
-      throw new Error(`call ${callId} of ${workflowId} is not waiting for approval (waiting: ${names})`);
-    }
-    if (values.digest && values.digest !== item.digest)
-      throw new Error(
-        `call ${callId} of ${workflowId} waits with ${item.tool} ${item.digest ?? '(no digest)'}, not ${values.digest}: ` +
-          'its arguments are not those you were shown',
-      );
-    await handle.signal(approveSignal, {
-      callId,
-      approved: !values.deny,
+    const decide = values.deny ? denyCall : approveCall;
+    const item = await decide(client, workflowId, callId, {
       by: values.by!,
-      ...(values.reason ? { reason: values.reason } : {}),
-      ...(item.digest ? { digest: item.digest } : {}),
+      digest: values.digest,
+      reason: values.reason,
     });
     console.log(
       `${values.deny ? 'denied' : 'approved'} ${callId} of ${workflowId}${item.digest ? ` (${item.digest})` : ''}`,

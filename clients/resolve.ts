@@ -1,7 +1,7 @@
 // `npm run resolve`: a person's answer to "did this call happen?", sent by signal.
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
-import { resolveSignal } from '../workflows/signals';
-import { waitingRun, withClient } from './connect';
+import { answerQuestion } from './agent-client';
+import { withClient } from './connect';
 
 const USAGE =
   'npm run resolve -- WORKFLOW_ID QUESTION_ID|CALL_ID --happened|--not-happened [--result JSON] [--by NAME]';
@@ -31,17 +31,10 @@ async function main(): Promise<void> {
   const [workflowId, named] = positionals;
   await withClient(async ({ client }) => {
     // From the run's memo, not a query: a person can answer while no worker is alive.
-    const { handle, waiting } = await waitingRun(client, workflowId);
-    const question = waiting.questions.find((q) => q.questionId === named || q.callId === named);
-    if (!question?.questionId) {
-      const open = waiting.questions.map((q) => q.questionId).join(', ') || 'none';
-      throw new Error(`no open question ${named} in ${workflowId} (open: ${open})`);
-    }
-    await handle.signal(resolveSignal, {
-      questionId: question.questionId,
+    const question = await answerQuestion(client, workflowId, named, {
       happened: values.happened!,
       result: values.result,
-      by: values.by,
+      by: values.by!,
     });
     console.log(
       `${question.questionId} of ${workflowId}: ${values.happened ? 'happened' : 'did not happen, will run again'}`,

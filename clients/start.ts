@@ -2,11 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { commaList, parseCommandLine, runMain, UsageError } from '../common/cli';
 import { parseDuration } from '../common/duration';
-import { AGENT_WAITING, WAITING_NONE } from '../common/search-attributes';
-import type { agentWorkflow } from '../workflows/agent';
-import { TOOL_SPECS } from '../workflows/tools';
+import { TOOL_SPECS, TRIAGE_INSTRUCTIONS } from '../workflows/tools';
 import type { AgentInput } from '../workflows/types';
-import { ensureSearchAttributes } from '../workers/search-attributes';
+import { startAgentRun } from './agent-client';
 import { withClient } from './connect';
 
 const USAGE =
@@ -65,6 +63,7 @@ async function main(): Promise<void> {
   const input: AgentInput = {
     runId,
     task: values.task,
+    instructions: TRIAGE_INSTRUCTIONS,
     repo: values.repo!,
     keyless: values.keyless,
     lookup: !values['no-lookup'],
@@ -73,16 +72,12 @@ async function main(): Promise<void> {
     ...(mcpServers.length > 0 ? { mcpServers } : {}),
   };
   await withClient(async ({ client, taskQueue }) => {
-    // The run starts with `AgentWaiting` set, which the namespace must know (as the worker does).
-    await ensureSearchAttributes(client.connection.operatorService, client.options.namespace);
-    const handle = await client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
+    const handle = await startAgentRun(client, {
+      ...input,
       taskQueue,
       workflowId: `triage-${runId}`,
-      args: [input],
       // What the Web UI shows for the run: its task, and how it was started.
-      staticSummary: values.task,
       staticDetails: runDetails(input),
-      typedSearchAttributes: [{ key: AGENT_WAITING, value: [WAITING_NONE] }],
     });
     console.log(handle.workflowId);
     if (values.wait) console.log(JSON.stringify(await handle.result(), null, 2));

@@ -1,26 +1,19 @@
 // `npm run status`: what a run waits for (from a worker, or from its memo with none alive), or every waiting run.
 import type { Client } from '@temporalio/client';
 import { key } from '../common/key';
-import { WAITING_FOR_A_PERSON } from '../common/search-attributes';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { pendingQuery } from '../workflows/signals';
-import type { WaitingState } from '../workflows/types';
-import { waitingFromMemo, waitingRun, withClient } from './connect';
+import { listWaitingRuns } from './agent-client';
+import { waitingRun, withClient } from './connect';
 
 const USAGE = 'npm run status -- [WORKFLOW_ID] [--json]';
 
 /** How long to wait for a worker to answer the `pending` query before reporting from the memo alone. */
 const QUERY_WAIT_MS = 5_000;
 
-/** The running runs that wait for a person, found by their search attributes (no worker needed). */
-const WAITING_RUNS_QUERY = `${WAITING_FOR_A_PERSON} AND ExecutionStatus = "Running"`;
-
 /** `npm run status` with no workflow id: every run that waits for a person, and what it waits for. */
-async function listWaitingRuns(client: Client, json: boolean): Promise<void> {
-  const runs: Array<{ workflowId: string; startTime: Date; waiting: WaitingState }> = [];
-  for await (const run of client.workflow.list({ query: WAITING_RUNS_QUERY })) {
-    runs.push({ workflowId: run.workflowId, startTime: run.startTime, waiting: waitingFromMemo(run.memo) });
-  }
+async function printWaitingRuns(client: Client, json: boolean): Promise<void> {
+  const runs = await listWaitingRuns(client);
   if (json) {
     console.log(JSON.stringify(runs, null, 2));
     return;
@@ -30,7 +23,7 @@ async function listWaitingRuns(client: Client, json: boolean): Promise<void> {
     return;
   }
   console.log(`${runs.length} run(s) wait for a person (oldest first):`);
-  for (const { workflowId, waiting } of runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime())) {
+  for (const { workflowId, waiting } of runs) {
     const waits = [
       ...waiting.approvals.map((a) => `approval of ${a.callId} ${a.tool}`),
       ...waiting.questions.map((q) => `answer to ${q.questionId ?? q.callId} (did ${q.callId} ${q.tool} happen?)`),
@@ -55,7 +48,7 @@ async function main(): Promise<void> {
     throw new UsageError('give one workflow id, or none to list the runs that wait for a person', USAGE);
   const [workflowId] = positionals;
   await withClient(async ({ client }) => {
-    if (workflowId === undefined) return listWaitingRuns(client, values.json!);
+    if (workflowId === undefined) return printWaitingRuns(client, values.json!);
     const { handle, waiting, status } = await waitingRun(client, workflowId);
     const pending = await client
       .withDeadline(Date.now() + QUERY_WAIT_MS, () => handle.query(pendingQuery))

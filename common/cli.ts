@@ -21,7 +21,7 @@ export function parseCommandLine<T extends ParseArgsConfig['options']>(
   options: T,
   usage: string,
   allowPositionals = false,
-) {
+): ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: boolean; strict: true }>> {
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true });
   } catch (err) {

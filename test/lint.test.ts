@@ -197,6 +197,21 @@ describe("the rules between the sweep's rooms and the app", () => {
     ).toEqual([]);
   });
 
+  test("an example imports only the package's entry points", async () => {
+    expect(
+      await problems(
+        "import { activityKey } from '../../activities/activity-key';\nexport const x = activityKey;\n",
+        'examples/order/lint-example.ts',
+      ),
+    ).toEqual(refused(/an example is a user of the package: it imports only its entry points/));
+    expect(
+      await problems(
+        "import { activityKey } from '../../lib/activity';\nexport const x = activityKey;\n",
+        'examples/order/lint-example.ts',
+      ),
+    ).toEqual([]);
+  });
+
   test('the repository itself is clean', async () => {
     const results = await eslint(['.']);
     expect(results.flatMap((r) => r.messages.map((m) => `${r.filePath}:${m.line} ${m.ruleId}`))).toEqual([]);

@@ -61,12 +61,26 @@ describe('paths given as strings resolve in the tree', () => {
   test('package.json: every script run through tsx, every export and the bin', () => {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
-      exports: Record<string, string>;
+      exports: Record<string, string | { types: string; default: string }>;
+      typesVersions: Record<string, Record<string, string[]>>;
       bin: Record<string, string>;
     };
+    // A compiled export names dist/, which `npm run build` makes from the source of the same name.
+    const source = (built: string) => built.replace(/^\.?\/?dist\//, '').replace(/(\.d\.ts|\.js)$/, '.ts');
+    const built = [
+      ...Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [] : [e.types, e.default])),
+      ...Object.values(pkg.typesVersions['*']).flat(),
+    ];
+    const build = JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.build.json'), 'utf8')) as { include: string[] };
+    expect(
+      built
+        .map(source)
+        .filter((f) => !build.include.some((i) => i === f || (i === 'lib/*.ts' && /^lib\/[^/]+\.ts$/.test(f)))),
+    ).toEqual([]);
     const named = [
       ...Object.values(pkg.scripts).flatMap((s) => [...s.matchAll(/tsx ([\w./-]+\.ts)/g)].map((m) => m[1])),
-      ...Object.values(pkg.exports),
+      ...Object.values(pkg.exports).filter((e): e is string => typeof e === 'string'),
+      ...built.map(source),
       ...Object.values(pkg.bin),
     ];
     expect(named.length).toBeGreaterThan(15);

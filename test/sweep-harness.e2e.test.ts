@@ -1,5 +1,6 @@
 // The sweep's harness on real processes: kills that land where recorded count, others are errors; a kill at workflow.decided.
 import { agentGenerationEnv, agentSuiteOn } from '../sweep/agent/agent-suite';
+import { TRIAGE_INSTRUCTIONS } from '../workflows/tools';
 import { Generation } from '../sweep/engine/generation';
 import { SWEEP_TIMEOUTS } from '../sweep/agent/timeouts';
 import { SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/engine/timeouts';
@@ -73,6 +74,7 @@ describe('the SDK contract that workflow.decided relies on', () => {
           runId: s.runId,
           repo: s.tag,
           task: 'Checkout fails with a coupon',
+          instructions: TRIAGE_INSTRUCTIONS,
           trackerUrl: world.trackers.keyed.url,
           timeouts: SWEEP_TIMEOUTS,
         }),

@@ -1,8 +1,8 @@
 // The worker's tracker token goes to the worker's own tracker only: a run's input may name another
 // tracker (the sweep does), and a workflow input must never be able to lead the token elsewhere.
 import { MockActivityEnvironment } from '@temporalio/testing';
-import OpenAI from 'openai';
 import { createActivities } from '../activities';
+import { openAiModel } from '../activities/model';
 import type { ToolRequest } from '../workflows/types';
 import { listeningTracker } from './helpers/tracker';
 
@@ -13,8 +13,7 @@ test("the worker sends TRACKER_TOKEN to its own tracker, and to no tracker a run
     const activities = createActivities({
       trackerUrl: own.url,
       trackerToken: token,
-      openai: new OpenAI({ apiKey: 'unused' }),
-      model: 'unused',
+      model: openAiModel({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'unused', model: 'unused' }),
     });
     const req: ToolRequest = {
       runId: 'r',

@@ -1,8 +1,9 @@
 // The agent's worker: its workflows, activities and the crash-sweep plugin's decision points, shared by npm run worker, the tests and the sweep.
 import { NativeConnection, Worker, type ActivityInterceptorsFactory, type WorkerOptions } from '@temporalio/worker';
-import OpenAI from 'openai';
 import { createActivities } from '../activities';
+import { ToolRegistry, type AnyTool } from '../activities/define-tool';
 import type { McpToolbox } from '../activities/mcp-toolbox';
+import { openAiModel, type ModelProvider } from '../activities/model';
 import { registerSecrets } from '../common/secrets';
 import { redactingActivities } from '../activities/redaction';
 import { crashSweepPlugin, workflowInterceptorModules, type CrashSweepPluginOptions } from '../sweep/plugin';
@@ -12,14 +13,20 @@ export interface AgentWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
   taskQueue: string;
-  trackerUrl: string;
-  /** The tracker's bearer token, if it requires one (`TRACKER_TOKEN`). */
-  trackerToken?: string;
-  openaiBaseUrl: string;
-  openaiApiKey: string;
-  model: string;
+  /** The tools defined in TypeScript (`defineTool`) that runs may name in `AgentInput.tools`. Default none. */
+  tools?: readonly AnyTool[];
+  /** The model runs ask, if not an OpenAI-compatible endpoint (`openaiBaseUrl`, `model`). */
+  modelProvider?: ModelProvider;
+  /** An OpenAI-compatible endpoint's base URL, its key and the model name (unless a run names one); not with `modelProvider`. */
+  openaiBaseUrl?: string;
+  openaiApiKey?: string;
+  model?: string;
   /** The MCP servers runs may use (see `mcpServers` of the agent's input). Default none. The caller closes it. */
   mcp?: McpToolbox;
+  /** The tracker of the built-in tracker tools (the triage agent's); needed only by runs that use them. */
+  trackerUrl?: string;
+  /** The tracker's bearer token, if it requires one (`TRACKER_TOKEN`). */
+  trackerToken?: string;
   /** A pre-built workflow bundle (saves a few seconds per worker); default: bundle `workflows/` now. */
   workflowBundle?: { code: string };
   /** The name the server records for the tasks this worker starts. Default: the SDK's `pid@host`. */
@@ -51,11 +58,30 @@ export function workflowSources(): { workflowsPath: string; interceptorModules: 
  */
 export const AGENT_POINTS: CrashSweepPluginOptions = { activities: false, http: false, waits: false };
 
-/** Builds a worker that serves the agent workflow and its activities. */
+/** The model of a worker's options: the provider given, or the OpenAI-compatible endpoint named. */
+function modelOf(options: AgentWorkerOptions): ModelProvider {
+  if (options.modelProvider) {
+    if (options.openaiBaseUrl) throw new Error('give createAgentWorker a modelProvider or an openaiBaseUrl, not both');
+    return options.modelProvider;
+  }
+  if (!options.openaiBaseUrl || !options.model)
+    throw new Error('createAgentWorker needs a model: a modelProvider, or openaiBaseUrl and model');
+  return openAiModel({
+    baseURL: options.openaiBaseUrl,
+    apiKey: options.openaiApiKey ?? 'no-key',
+    model: options.model,
+  });
+}
+
+/**
+ * Builds a worker that serves the agent workflow and its activities: your tools (`tools`), your
+ * MCP servers (`mcp`), your model (`modelProvider`, or an OpenAI-compatible endpoint).
+ */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
   // Nothing the worker holds in secret may reach history: its tokens, its model key, its MCP secrets.
   registerSecrets(options.trackerToken, options.openaiApiKey, ...(options.mcp?.config.secrets ?? []));
-  const openai = new OpenAI({ baseURL: options.openaiBaseUrl, apiKey: options.openaiApiKey, maxRetries: 0 });
+  const model = modelOf(options);
+  const tools = new ToolRegistry(options.tools ?? []);
   if (options.workflowBundle && options.dataConverter?.failureConverterPath)
     throw new Error(
       'a pre-built workflow bundle carries its own failure converter: build it with bundleWorkflowCode({ failureConverterPath }) ' +
@@ -76,9 +102,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
       createActivities({
         trackerUrl: options.trackerUrl,
         trackerToken: options.trackerToken,
-        openai,
-        model: options.model,
+        model,
         mcp: options.mcp,
+        tools,
       }),
     ),
     plugins: [crashSweepPlugin(AGENT_POINTS)],

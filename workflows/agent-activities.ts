@@ -41,7 +41,10 @@ export function agentActivities(given: RunTimeouts = {}) {
         req,
       ]),
     listTools: (req: ListToolsRequest) =>
-      listTools.executeWithOptions({ summary: `list the tools of ${req.servers.join(', ')}` }, [req]),
+      listTools.executeWithOptions(
+        { summary: `list the tools of ${[...(req.tools ?? []), ...req.servers].join(', ')}` },
+        [req],
+      ),
     /**
      * One tool call, started for the `attempt`th time (its summary says so). A harmless repeat
      * is left to Temporal's retries, a bounded number of them, and all of them within `withinMs` when

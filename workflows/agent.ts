@@ -5,13 +5,9 @@ import { approvalGate } from './approvals';
 import { callIdentities, callRunner } from './calls';
 import { personQuestions } from './questions';
 import { pendingQuery } from './signals';
-import { TOOL_SPECS, toolsForModel, type ToolSpec } from './tools';
+import { DEFAULT_INSTRUCTIONS, TOOL_SPECS, toolsForModel, type ToolSpec } from './tools';
 import type { AgentInput, AgentResult, CallRecord, ChatMessage, Rung } from './types';
 import { runVisibility } from './visibility';
-
-const SYSTEM_PROMPT =
-  'You triage bug reports. File issues for what is broken, comment with findings, search before you finish, ' +
-  'then reply with a short summary.';
 
 /**
  * The agent loop: a model activity whose reply (with its tool-call ids) is in history before any tool
@@ -50,22 +46,23 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     calls,
   }));
 
-  // The tools of the run's MCP servers are listed once, into history, so a replay sees the same ones.
+  // The run's own tools and those of its MCP servers are listed once, into history, so a replay
+  // sees the same ones. A run that names neither has the tracker's built-in tools.
+  const listed = Boolean(input.mcpServers?.length || input.tools?.length);
   let specs: readonly ToolSpec[] = carried?.specs ?? TOOL_SPECS;
-  if (input.mcpServers?.length && !carried?.specs) {
-    const servers = input.mcpServers;
-    specs = await activities.listTools({ servers }).catch((err: Error) => {
+  if (listed && !carried?.specs) {
+    const servers = input.mcpServers ?? [];
+    const request = { servers, ...(input.tools?.length ? { tools: input.tools } : {}) };
+    specs = await activities.listTools(request).catch((err: Error) => {
       const why = (err.cause as Error | undefined)?.message ?? err.message;
-      throw ApplicationFailure.nonRetryable(
-        `cannot list the tools of MCP servers ${servers.join(', ')}: ${why}`,
-        'NoTools',
-      );
+      const named = [...(input.tools ?? []).map((t) => `tool ${t}`), ...servers.map((s) => `MCP server ${s}`)];
+      throw ApplicationFailure.nonRetryable(`cannot list the tools of ${named.join(', ')}: ${why}`, 'NoTools');
     });
   }
   const runCall = callRunner({ input, specs, activities, approvals, questions, calls, identity, retention });
 
   const messages: ChatMessage[] = carried?.messages ?? [
-    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'system', content: input.instructions ?? DEFAULT_INSTRUCTIONS },
     { role: 'user', content: input.task },
   ];
   const tools = toolsForModel(specs);
@@ -80,7 +77,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
           turns: turn - 1,
           messages,
           calls,
-          ...(input.mcpServers?.length ? { specs: [...specs] } : {}),
+          ...(listed ? { specs: [...specs] } : {}),
           callIds: identity.used(),
           retention: [...retention.entries()],
           approvals: approvals.snapshot(),

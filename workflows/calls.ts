@@ -137,11 +137,12 @@ export function callRunner({
       sendKey: spec.sendsKey,
       trackerUrl: input.trackerUrl,
       server: spec.server,
+      ...(spec.registered ? { registered: true } : {}),
       ...(spec.server && !spec.readOnly && !spec.idempotent && !spec.sendsKey ? { errorMayHideEffect: true } : {}),
     };
-    // A tool over MCP says itself whether its receiver honours keys; the run's `keyless` describes the
-    // tracker that the built-in tools call.
-    const keyed = spec.sendsKey && (spec.server !== undefined || !input.keyless);
+    // A tool over MCP or registered on the worker says itself whether its receiver honours keys; the
+    // run's `keyless` describes the tracker that the built-in tools call.
+    const keyed = spec.sendsKey && (spec.server !== undefined || spec.registered === true || !input.keyless);
     const receiver = spec.server ?? 'tracker';
     const settled = await settleCall(
       {

@@ -24,6 +24,8 @@ export interface ToolSpec {
   needsApproval: boolean;
   /** The MCP server (its name in the worker's configuration) that serves the tool; unset for the built-in tracker tools. */
   server?: string;
+  /** A TypeScript tool registered on the worker (`defineTool`), run by the `runTool` activity itself. */
+  registered?: boolean;
   /** The server's tool that answers whether a call of this one happened (the lookup rung over MCP). */
   lookupTool?: string;
   /** Takes a `repo` argument, which the run fills in with its own; the model does not see it. */
@@ -35,7 +37,17 @@ export interface ToolSpec {
   receiverDownMs?: number;
 }
 
-/** The tracker's tools. */
+/** What the loop tells the model when the run gives no `instructions`. */
+export const DEFAULT_INSTRUCTIONS =
+  'You are an agent that acts through the tools you are given. Use them to do the task, ' +
+  'then reply with a short summary of what you did.';
+
+/** The triage agent's instructions: `npm run start`, the sweep's agent rows and the tests give them. */
+export const TRIAGE_INSTRUCTIONS =
+  'You triage bug reports. File issues for what is broken, comment with findings, search before you finish, ' +
+  'then reply with a short summary.';
+
+/** The tracker's tools: those of a run that names neither `tools` nor `mcpServers` (the triage agent's). */
 export const TOOL_SPECS: readonly ToolSpec[] = [
   {
     name: 'create_issue',

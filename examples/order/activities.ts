@@ -1,18 +1,16 @@
 // The order's activities: charge, reserve and mail, as a user would write them (fetch and node:http).
 import { request } from 'node:http';
-import { Context } from '@temporalio/activity';
+import { activityKey } from '../../lib/activity';
 
 /** The order's activities, against the shop at `shopUrl`. */
 export type ShopActivities = ReturnType<typeof createActivities>;
 
 /**
- * The key of this activity's call: the same for every attempt of it (workflow id and activity id),
- * different for every other call. The naive version sends none.
+ * The key of this activity's call, which `keyedActivities` in the workflow made: the same for every
+ * attempt of it, different for every other call. The naive version sends none.
  */
 function keyHeader(keys: boolean): Record<string, string> {
-  if (!keys) return {};
-  const info = Context.current().info;
-  return { 'Idempotency-Key': `${info.workflowExecution?.workflowId}/${info.activityId}` };
+  return keys ? { 'Idempotency-Key': activityKey() } : {};
 }
 
 async function post(url: string, keys: boolean, body: unknown): Promise<{ id: string }> {

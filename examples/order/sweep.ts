@@ -6,7 +6,7 @@ import type { Order } from './workflows';
 
 /**
  * The order example's sweep config, naive (no keys, a shop that acts on every request) or fixed
- * (keys from the workflow and activity ids, a shop that honours them). Everything here is what a user
+ * (`keyedActivities` gives every call a key, a shop that honours them). Everything here is what a user
  * writes for their own workflow: start the receiver, start a run, count from the receiver's records.
  */
 export function orderSweep(fixed: boolean): SweepConfig {
@@ -23,7 +23,8 @@ export function orderSweep(fixed: boolean): SweepConfig {
     teardown: () => shop?.close(),
     start: ({ client, taskQueue, workflowId, workflowTaskTimeout }) => {
       const order: Order = { id: workflowId, amount: 750, items: ['kettle'], email: 'ada@example.com' };
-      return client.workflow.start('orderWorkflow', { taskQueue, workflowId, workflowTaskTimeout, args: [order] });
+      const workflow = fixed ? 'keyedOrderWorkflow' : 'orderWorkflow';
+      return client.workflow.start(workflow, { taskQueue, workflowId, workflowTaskTimeout, args: [order] });
     },
     check: ({ workflowId }) => shop!.damage(workflowId),
     // The manager: approves each large order when its run waits (a repeated approval is harmless).

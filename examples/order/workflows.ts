@@ -1,5 +1,7 @@
-// An order workflow as a Temporal user would write it: a manager approves a large order, then it charges, reserves and mails.
+// An order workflow as a Temporal user would write it (a manager approves a large order, then it
+// charges, reserves and mails), and the same workflow with a key on every call.
 import { condition, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { keyedActivities } from '../../lib/workflow';
 import type { ShopActivities } from './activities';
 
 /** An order: who pays how much for what. */
@@ -13,13 +15,27 @@ export interface Order {
 /** A manager approves a large order before it is charged. */
 export const approveSignal = defineSignal('approve');
 
-const { charge, reserve, sendConfirmation } = proxyActivities<ShopActivities>({
-  startToCloseTimeout: '4s',
-  retry: { initialInterval: '100ms' },
-});
+const activityOptions = { startToCloseTimeout: '4s', retry: { initialInterval: '100ms' } } as const;
 
 /** Takes an order: approval if it is large, then charge, reserve the stock, and mail a confirmation. */
 export async function orderWorkflow(order: Order): Promise<string> {
+  return takeOrder(order, proxyActivities<ShopActivities>(activityOptions));
+}
+
+/**
+ * The same order with a key on every call: made from the order's id and the call's place, the same
+ * for each attempt and each worker, sent by each activity (`activityKey()`); the shop honours it.
+ */
+export async function keyedOrderWorkflow(order: Order): Promise<string> {
+  const shop = keyedActivities<ShopActivities>({
+    ...activityOptions,
+    owner: order.id,
+    calls: { charge: { effect: 'keyed' }, reserve: { effect: 'keyed' }, sendConfirmation: { effect: 'keyed' } },
+  });
+  return takeOrder(order, shop);
+}
+
+async function takeOrder(order: Order, { charge, reserve, sendConfirmation }: ShopActivities): Promise<string> {
   let approved = order.amount < 500;
   setHandler(approveSignal, () => {
     approved = true;

@@ -17,6 +17,7 @@ import { SWEEP_TIMEOUTS } from './timeouts';
 import type { AgentRow } from './rows';
 import { startWorld, type World, type WorldTracker } from './world';
 import type { AgentResult } from '../../workflows/types';
+import { TRIAGE_INSTRUCTIONS } from '../../workflows/tools';
 
 const TASK = 'Checkout returns 500 when a coupon is applied';
 
@@ -26,7 +27,16 @@ export function runOptions(run: SuiteRun<AgentRow>, trackerUrl: string): Workflo
     taskQueue: run.taskQueue,
     workflowId: run.workflowId,
     workflowTaskTimeout: run.row.workflowTaskTimeout ?? SWEEP_WORKFLOW_TASK_TIMEOUT,
-    args: [run.row.input({ runId: run.runId, repo: run.tag, task: TASK, trackerUrl, timeouts: SWEEP_TIMEOUTS })],
+    args: [
+      run.row.input({
+        runId: run.runId,
+        repo: run.tag,
+        task: TASK,
+        instructions: TRIAGE_INSTRUCTIONS,
+        trackerUrl,
+        timeouts: SWEEP_TIMEOUTS,
+      }),
+    ],
   };
 }
 

@@ -15,6 +15,8 @@ export interface RunBase {
   runId: string;
   repo: string;
   task: string;
+  /** The system prompt of the agent loop's rows (the design rows have their own). */
+  instructions: string;
   trackerUrl: string;
   timeouts: RunTimeouts;
 }

@@ -27,12 +27,15 @@ export interface ToolRequest {
   callId: string;
   tool: string;
   args: Record<string, unknown>;
-  repo: string;
+  /** The run's tracker repository; only the tracker's built-in tools need it. */
+  repo?: string;
   /** Send the call's key in the `Idempotency-Key` header (built-in tools; an MCP call always carries it in `_meta`). */
   sendKey: boolean;
   trackerUrl?: string;
   /** The MCP server that serves the tool; unset for the built-in tracker tools. */
   server?: string;
+  /** A tool registered on the worker with `defineTool`. */
+  registered?: boolean;
   /** For a lookup over MCP: the server's tool that answers whether the call happened. */
   lookupTool?: string;
   /** For a lookup: the call's key may have expired at the receiver, so only a search can tell. */
@@ -43,7 +46,10 @@ export interface ToolRequest {
 
 /** Input of the activity that lists the tools of a run's MCP servers. */
 export interface ListToolsRequest {
+  /** MCP servers, by their names in the worker's MCP configuration. */
   servers: string[];
+  /** Tools registered on the worker (`defineTool`), by name. */
+  tools?: string[];
 }
 
 /** A tool activity's result. */

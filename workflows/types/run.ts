@@ -28,10 +28,21 @@ export interface AgentInput {
    * (reusable once retention drops the old run).
    */
   runId: string;
-  /** What the user asks the agent to do. */
+  /** What the user asks the agent to do: the conversation's first user message. */
   task: string;
-  /** The tracker repository the tools act on. */
-  repo: string;
+  /**
+   * The system prompt: who the agent is and how it works. Default a short neutral one
+   * (`DEFAULT_INSTRUCTIONS`).
+   */
+  instructions?: string;
+  /**
+   * Tools registered on the worker with `defineTool`, by name, that the run uses (with those of
+   * `mcpServers`). They are listed once, at the start, into history. With neither `tools` nor
+   * `mcpServers`, the run has the tracker's built-in tools.
+   */
+  tools?: string[];
+  /** The tracker repository the tracker's built-in tools act on; only they need it. */
+  repo?: string;
   /** The tracker ignores keys, so a sent key makes no repeat harmless. Default `false`. */
   keyless?: boolean;
   /** Tools that wait for a person's approval before each call, besides those the registry marks. Default none. */
@@ -66,8 +77,8 @@ export interface AgentInput {
    */
   keyRetentionMs?: number;
   /**
-   * MCP servers, by their names in the worker's MCP configuration, whose tools the run uses instead
-   * of the built-in tracker tools. Their tools are listed once, at the start, into history. A tool
+   * MCP servers, by their names in the worker's MCP configuration, whose tools the run uses (with
+   * those of `tools`) instead of the built-in tracker tools. Their tools are listed once, at the start, into history. A tool
    * whose schema has a `repo` argument gets the run's `repo`. Default none: the built-in tools.
    */
   mcpServers?: string[];

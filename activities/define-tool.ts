@@ -1,0 +1,205 @@
+// A tool of the user's own: a TypeScript function the worker runs as the `runTool` activity, with its key.
+import { toJSONSchema } from 'zod/v4';
+import { zodToJsonSchema } from 'zod-to-json-schema';
+import { ReceiverRefusedError, ReceiverUnavailableError } from '../common/receiver-errors';
+import type { ToolSpec } from '../workflows/tools';
+
+/**
+ * What a repeat of the tool does, which is what the resolution ladder needs to know after a crash:
+ * - `read-only`: it only reads; a repeat is harmless.
+ * - `idempotent`: it changes something, but twice leaves the same state as once.
+ * - `keyed`: it passes `ctx.key` to a receiver that honours it (does nothing for a key it has seen).
+ * - `unkeyed`: none of these; after an unknown outcome only `lookup` or a person can tell.
+ */
+export type ToolEffect = 'read-only' | 'idempotent' | 'keyed' | 'unkeyed';
+
+/** What a tool's `run` gets besides its arguments. */
+export interface ToolContext {
+  /**
+   * The call's idempotency key: the same for every attempt of this call on any worker, after any
+   * crash, and different for every other call. Pass it to the receiver.
+   */
+  key: string;
+  /** The run's id (`AgentInput.runId`) and the call's id in the run. */
+  runId: string;
+  callId: string;
+  /** Temporal's attempt of this activity, from 1. */
+  attempt: number;
+  /** Aborted when the activity is cancelled (its run was cancelled, or its timeout passed). */
+  signal: AbortSignal;
+}
+
+/** What a lookup answers: whether the call with this key happened, and what it returned if it did. */
+export type ToolLookupAnswer = boolean | { happened: boolean; output?: unknown };
+
+/** A schema with zod's `safeParse` (zod 3 or 4): it checks the model's arguments and gives the JSON Schema. */
+interface ZodLike<A> {
+  safeParse(value: unknown): { success: true; data: A } | { success: false; error: { message: string } };
+}
+
+/** A JSON Schema object, for a tool whose arguments are not described with zod. */
+export type JsonSchemaObject = { type: 'object'; properties?: Record<string, unknown>; [k: string]: unknown };
+
+/** What {@link defineTool} takes. */
+export interface ToolDefinition<A> {
+  /** The name the model calls it by: letters, digits, `_` and `-`, at most 64. */
+  name: string;
+  description: string;
+  /** Its arguments: a zod object schema (checked before `run`), or a JSON Schema object (not checked). */
+  parameters: ZodLike<A> | JsonSchemaObject;
+  effect: ToolEffect;
+  /**
+   * The ladder's second rung: asks the receiver whether the call with `key` happened. Throw when
+   * it cannot tell; then a person is asked. Without it, an unknown outcome of a `keyed` call whose key
+   * has expired, or of an `unkeyed` one, goes to a person.
+   */
+  lookup?: (query: { key: string; args: A; callId: string; runId: string }) => Promise<ToolLookupAnswer>;
+  /** Every call waits for a person's approval (by signal) before it runs. Default `false`. */
+  needsApproval?: boolean;
+  /** How long a call is sent again while `run` throws {@link ReceiverUnavailableError} with `notSent`; default: the run's. */
+  receiverDownMs?: number;
+  /**
+   * Does the work. Its result goes to the model (a string as it is, anything else as JSON). Throw
+   * {@link ReceiverRefusedError} when the receiver refused (nothing happened: the model hears why),
+   * `new ReceiverUnavailableError(url, null, message, true)` when nothing was sent; any other error
+   * leaves the outcome unknown, for the ladder to settle.
+   */
+  run: (args: A, ctx: ToolContext) => Promise<unknown>;
+}
+
+/** A tool made by {@link defineTool}: register it on a worker with `createAgentWorker({ tools: [...] })`. */
+export interface DefinedTool<A = Record<string, unknown>> {
+  readonly name: string;
+  /** What the workflow learns of it (by the `listTools` activity, into history). */
+  readonly spec: ToolSpec;
+  /** The model's arguments checked against `parameters`: the value `run` gets, or why not. */
+  parse(args: Record<string, unknown>): { args: A } | { refused: string };
+  readonly definition: ToolDefinition<A>;
+}
+
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const EFFECTS: readonly ToolEffect[] = ['read-only', 'idempotent', 'keyed', 'unkeyed'];
+
+function isZod(schema: unknown): schema is ZodLike<unknown> {
+  return typeof (schema as { safeParse?: unknown }).safeParse === 'function';
+}
+
+/** The JSON Schema the model is shown: zod 4 schemas carry `_zod`, zod 3 ones `_def`. */
+function jsonSchemaOf(name: string, schema: ZodLike<unknown> | JsonSchemaObject): Record<string, unknown> {
+  let json: Record<string, unknown>;
+  if (!isZod(schema)) json = schema;
+  else if ('_zod' in schema) json = toJSONSchema(schema as never) as Record<string, unknown>;
+  else json = zodToJsonSchema(schema as never, { $refStrategy: 'none' }) as Record<string, unknown>;
+  const { $schema: _drop, ...rest } = json;
+  if (rest.type !== 'object')
+    throw new Error(`tool ${name}: its parameters must describe an object, not ${String(rest.type)}`);
+  return rest;
+}
+
+/**
+ * Defines a tool of your own, run by the worker as an activity. Its `effect` (and `lookup`) tell the
+ * resolution ladder what to do when a call's outcome is unknown after a crash.
+ *
+ * ```ts
+ * const sendEmail = defineTool({
+ *   name: 'send_email', description: 'Send an email', effect: 'keyed',
+ *   parameters: z.object({ to: z.string(), subject: z.string(), body: z.string() }),
+ *   lookup: ({ key }) => mail.sentWithKey(key),
+ *   run: (args, { key }) => mail.send(args, { idempotencyKey: key }),
+ * });
+ * ```
+ */
+export function defineTool<A = Record<string, unknown>>(definition: ToolDefinition<A>): DefinedTool<A> {
+  const { name, effect } = definition;
+  if (!NAME.test(name)) throw new Error(`tool name ${JSON.stringify(name)}: use 1 to 64 letters, digits, _ or -`);
+  if (!EFFECTS.includes(effect))
+    throw new Error(`tool ${name}: effect must be one of ${EFFECTS.join(', ')}, not ${JSON.stringify(effect)}`);
+  if (typeof definition.run !== 'function') throw new Error(`tool ${name}: run must be a function`);
+  const spec: ToolSpec = {
+    name,
+    description: definition.description,
+    parameters: jsonSchemaOf(name, definition.parameters),
+    readOnly: effect === 'read-only',
+    idempotent: effect === 'idempotent',
+    sendsKey: effect === 'keyed',
+    lookup: typeof definition.lookup === 'function',
+    needsApproval: definition.needsApproval === true,
+    registered: true,
+    ...(definition.receiverDownMs ? { receiverDownMs: definition.receiverDownMs } : {}),
+  };
+  const schema = definition.parameters;
+  return {
+    name,
+    spec,
+    definition,
+    parse(args) {
+      if (!isZod(schema)) return { args: args as A };
+      const checked = schema.safeParse(args);
+      return checked.success
+        ? { args: checked.data as A }
+        : { refused: `the arguments do not fit the tool's schema: ${checked.error.message}` };
+    },
+  };
+}
+
+/** A defined tool of any arguments, as a worker registers it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each tool checks its own arguments (`parse`)
+export type AnyTool = DefinedTool<any>;
+
+/** The tools registered on one worker, by name; a name given twice is an error. */
+export class ToolRegistry {
+  private readonly tools = new Map<string, AnyTool>();
+
+  constructor(tools: readonly AnyTool[] = []) {
+    for (const tool of tools) {
+      if (this.tools.has(tool.name)) throw new Error(`two tools registered as ${tool.name}`);
+      this.tools.set(tool.name, tool);
+    }
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  /** The tool named `name`, or a refusal that lists the registered ones. */
+  get(name: string): AnyTool {
+    const tool = this.tools.get(name);
+    if (!tool)
+      throw new ReceiverRefusedError(
+        `no tool named ${name} is registered on this worker (registered: ${this.names().join(', ') || 'none'})`,
+        'UnknownTool',
+      );
+    return tool;
+  }
+
+  /** Runs one call; its result as the model's text. */
+  async run(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<string> {
+    const tool = this.get(name);
+    const parsed = tool.parse(args);
+    if ('refused' in parsed) throw new ReceiverRefusedError(parsed.refused, 'InvalidArguments');
+    return textOf(await tool.definition.run(parsed.args, ctx));
+  }
+
+  /** Asks the tool's lookup whether the call with `key` happened. */
+  async lookup(
+    name: string,
+    args: Record<string, unknown>,
+    query: { key: string; callId: string; runId: string },
+  ): Promise<{ happened: boolean; output?: string }> {
+    const tool = this.get(name);
+    if (!tool.definition.lookup) throw new ReceiverRefusedError(`tool ${name} has no lookup`, 'NoLookup');
+    const parsed = tool.parse(args);
+    const answer = await tool.definition.lookup({ ...query, args: 'args' in parsed ? parsed.args : args });
+    const happened = typeof answer === 'boolean' ? answer : answer?.happened;
+    if (typeof happened !== 'boolean')
+      throw new Error(`the lookup of tool ${name} answered neither true nor false nor { happened }`);
+    const output = typeof answer === 'object' && answer.output !== undefined ? textOf(answer.output) : undefined;
+    return happened ? { happened, ...(output !== undefined ? { output } : {}) } : { happened };
+  }
+}
+
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+}
+
+export { ReceiverRefusedError, ReceiverUnavailableError };

@@ -1,0 +1,155 @@
+// What a client does with agent runs, as functions: start one, approve or deny a call, answer a question, see what waits.
+import { randomUUID } from 'node:crypto';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import { AGENT_WAITING, WAITING_FOR_A_PERSON, WAITING_NONE } from '../common/search-attributes';
+import type { agentWorkflow } from '../workflows/agent';
+import { approveSignal, resolveSignal } from '../workflows/signals';
+import type { AgentInput, OpenItem, WaitingState } from '../workflows/types';
+import { ensureSearchAttributes } from '../workers/search-attributes';
+import { waitingFromMemo, waitingRun } from './connect';
+
+/** What {@link startAgentRun} takes: the run's input (a fresh `runId` unless given) and where it runs. */
+export interface StartAgentRunOptions extends Omit<AgentInput, 'runId' | 'carried'> {
+  taskQueue: string;
+  /** Fresh for every run and never reused: each call's key is made from it. Default a random UUID. */
+  runId?: string;
+  /** Default `agent-<runId>`. */
+  workflowId?: string;
+  /** What the Web UI shows for the run. Default: its task. */
+  staticSummary?: string;
+  staticDetails?: string;
+}
+
+/**
+ * Starts one agent run. Unless the input sets `searchAttributes: false`, the namespace gets the
+ * agent's search attributes first (the run sets them when it waits for a person).
+ */
+export async function startAgentRun(
+  client: Client,
+  options: StartAgentRunOptions,
+): Promise<WorkflowHandle<typeof agentWorkflow>> {
+  const { taskQueue, workflowId, staticSummary, staticDetails, runId = randomUUID(), ...rest } = options;
+  const input: AgentInput = { ...rest, runId };
+  const withAttributes = input.searchAttributes !== false;
+  if (withAttributes) await ensureSearchAttributes(client.connection.operatorService, client.options.namespace);
+  return client.workflow.start<typeof agentWorkflow>('agentWorkflow', {
+    taskQueue,
+    workflowId: workflowId ?? `agent-${runId}`,
+    args: [input],
+    staticSummary: staticSummary ?? input.task,
+    ...(staticDetails ? { staticDetails } : {}),
+    ...(withAttributes ? { typedSearchAttributes: [{ key: AGENT_WAITING, value: [WAITING_NONE] }] } : {}),
+  });
+}
+
+/** What a run waits for (its waiting approvals and open questions) and its status, from its memo: no worker needed. */
+export async function waitingFor(client: Client, workflowId: string): Promise<WaitingState & { status: string }> {
+  const { waiting, status } = await waitingRun(client, workflowId);
+  return { ...waiting, status };
+}
+
+/** Thrown when a decision or an answer names a call or question the run does not wait on, or other arguments. */
+export class NotWaitingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotWaitingError';
+  }
+}
+
+/** Options of {@link approveCall} and {@link denyCall}. */
+export interface DecisionOptions {
+  /** Who decided. */
+  by: string;
+  /**
+   * The digest of the tool and arguments the person was shown: refused (nothing sent) if the run
+   * waits with another. Unset: the digest the run published, so the decision binds to that call.
+   */
+  digest?: string;
+  /** Why, for a denial. */
+  reason?: string;
+}
+
+async function decide(
+  client: Client,
+  workflowId: string,
+  callId: string,
+  approved: boolean,
+  options: DecisionOptions,
+): Promise<OpenItem> {
+  // From the run's memo, not a query: a person can decide while no worker is alive.
+  const { handle, waiting } = await waitingRun(client, workflowId);
+  const item = waiting.approvals.find((a) => a.callId === callId);
+  if (!item) {
+    const names = waiting.approvals.map((a) => a.callId).join(', ') || 'none';
+    throw new NotWaitingError(`call ${callId} of ${workflowId} is not waiting for approval (waiting: ${names})`);
+  }
+  if (options.digest && options.digest !== item.digest)
+    throw new NotWaitingError(
+      `call ${callId} of ${workflowId} waits with ${item.tool} ${item.digest ?? '(no digest)'}, not ${options.digest}: ` +
+        'its arguments are not those you were shown',
+    );
+  await handle.signal(approveSignal, {
+    callId,
+    approved,
+    by: options.by,
+    ...(options.reason ? { reason: options.reason } : {}),
+    ...(item.digest ? { digest: item.digest } : {}),
+  });
+  return item;
+}
+
+/** Approves one call that waits for approval; returns what it waits with (tool, arguments, digest). */
+export function approveCall(client: Client, workflowId: string, callId: string, options: DecisionOptions) {
+  return decide(client, workflowId, callId, true, options);
+}
+
+/** Denies one call that waits for approval: nothing of it runs, and the model is told `reason`. */
+export function denyCall(client: Client, workflowId: string, callId: string, options: DecisionOptions) {
+  return decide(client, workflowId, callId, false, options);
+}
+
+/** A person's answer to "did this call happen?". */
+export interface AnswerOptions {
+  happened: boolean;
+  /** What the call returned, if it happened and the person knows. */
+  result?: string;
+  by: string;
+}
+
+/**
+ * Answers the run's open question whether a call happened, named by its id (`CALL_ID#N`) or by its
+ * call's id when that call has one open question. `happened: false` makes the run send it again.
+ */
+export async function answerQuestion(
+  client: Client,
+  workflowId: string,
+  named: string,
+  options: AnswerOptions,
+): Promise<OpenItem> {
+  if (options.result !== undefined && !options.happened)
+    throw new NotWaitingError('a result goes with happened: true only');
+  const { handle, waiting } = await waitingRun(client, workflowId);
+  const question = waiting.questions.find((q) => q.questionId === named || q.callId === named);
+  if (!question?.questionId) {
+    const open = waiting.questions.map((q) => q.questionId).join(', ') || 'none';
+    throw new NotWaitingError(`no open question ${named} in ${workflowId} (open: ${open})`);
+  }
+  await handle.signal(resolveSignal, {
+    questionId: question.questionId,
+    happened: options.happened,
+    ...(options.result !== undefined ? { result: options.result } : {}),
+    by: options.by,
+  });
+  return question;
+}
+
+/** Every running run that waits for a person, oldest first, found by its search attributes (no worker needed). */
+export async function listWaitingRuns(
+  client: Client,
+): Promise<Array<{ workflowId: string; startTime: Date; waiting: WaitingState }>> {
+  const runs: Array<{ workflowId: string; startTime: Date; waiting: WaitingState }> = [];
+  for await (const run of client.workflow.list({ query: `${WAITING_FOR_A_PERSON} AND ExecutionStatus = "Running"` })) {
+    runs.push({ workflowId: run.workflowId, startTime: run.startTime, waiting: waitingFromMemo(run.memo) });
+  }
+  return runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
+}

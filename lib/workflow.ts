@@ -1,0 +1,19 @@
+/**
+ * `crash-safe-agent/workflow`: what workflow code imports. Safe in a workflow bundle (no I/O, no Node).
+ *
+ * - `agentWorkflow`, its input and result, and the signals and query it answers;
+ * - `keyedActivities`: keys and the resolution ladder for any workflow's activities;
+ * - `callKey`, `callDigest`: the key of a call and the digest an approval binds to.
+ */
+export { agentWorkflow } from '../workflows/agent';
+export { approveSignal, resolveSignal, pendingQuery, WAITING_MEMO } from '../workflows/signals';
+export { DEFAULT_INSTRUCTIONS, type ToolSpec } from '../workflows/tools';
+export {
+  keyedActivities,
+  type CallEffect,
+  type KeyedActivitiesOptions,
+  type KeyedCallOptions,
+} from '../workflows/keyed-activities';
+export { callKey } from '../workflows/call-key';
+export { callDigest } from '../workflows/digest';
+export type * from '../workflows/types';

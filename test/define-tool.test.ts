@@ -1,0 +1,121 @@
+// defineTool and the worker's tool registry: the schema the model sees, the arguments a tool gets,
+// what the ladder learns of its effect, and clear errors for a bad definition.
+import fc from 'fast-check';
+import { z as z3 } from 'zod';
+import { z } from 'zod/v4';
+import { defineTool, ToolRegistry } from '../activities/define-tool';
+import { keyFromActivityId } from '../common/activity-key';
+import { key } from '../common/key';
+import { callKey } from '../workflows/call-key';
+
+const ctx = { key: 'k', runId: 'r', callId: 'c', attempt: 1, signal: new AbortController().signal };
+
+describe('defineTool', () => {
+  test('a zod 4 schema becomes the JSON Schema the model sees, and checks the arguments before run', async () => {
+    const seen: unknown[] = [];
+    const tool = defineTool({
+      name: 'send_email',
+      description: 'Send an email',
+      parameters: z.object({ to: z.string().email(), subject: z.string() }),
+      effect: 'keyed',
+      run: async (args, { key: k }) => {
+        seen.push([args, k]);
+        return { sent: true };
+      },
+    });
+    expect(tool.spec).toMatchObject({
+      name: 'send_email',
+      parameters: { type: 'object', required: ['to', 'subject'] },
+      readOnly: false,
+      idempotent: false,
+      sendsKey: true,
+      lookup: false,
+      needsApproval: false,
+      registered: true,
+    });
+    expect(tool.spec.parameters).not.toHaveProperty('$schema');
+    const registry = new ToolRegistry([tool]);
+    expect(await registry.run('send_email', { to: 'a@example.com', subject: 's' }, ctx)).toBe('{"sent":true}');
+    await expect(registry.run('send_email', { to: 'not a mail', subject: 's' }, ctx)).rejects.toMatchObject({
+      name: 'ReceiverRefusedError',
+      type: 'InvalidArguments',
+    });
+    expect(seen).toEqual([[{ to: 'a@example.com', subject: 's' }, 'k']]);
+  });
+
+  test('a zod 3 schema and a plain JSON Schema work too; the effect decides what a repeat is', () => {
+    const v3 = defineTool({
+      name: 'lookup',
+      description: 'd',
+      parameters: z3.object({ id: z3.string() }),
+      effect: 'read-only',
+      run: async () => 'x',
+    });
+    expect(v3.spec).toMatchObject({ parameters: { type: 'object', required: ['id'] }, readOnly: true });
+    const plain = defineTool({
+      name: 'note',
+      description: 'd',
+      parameters: { type: 'object', properties: { text: { type: 'string' } } },
+      effect: 'idempotent',
+      lookup: async () => true,
+      needsApproval: true,
+      run: async () => 'x',
+    });
+    expect(plain.spec).toMatchObject({ idempotent: true, lookup: true, needsApproval: true, sendsKey: false });
+  });
+
+  test('a bad definition fails at once, with the reason', () => {
+    const base = { description: 'd', parameters: z.object({}), run: async () => 'x' };
+    expect(() => defineTool({ ...base, name: 'has space', effect: 'keyed' })).toThrow(/tool name "has space"/);
+    expect(() => defineTool({ ...base, name: 't', effect: 'sometimes' as never })).toThrow(/effect must be one of/);
+    expect(() => defineTool({ ...base, name: 't', effect: 'keyed', parameters: z.string() as never })).toThrow(
+      /must describe an object/,
+    );
+    expect(
+      () =>
+        new ToolRegistry([
+          defineTool({ ...base, name: 't', effect: 'keyed' }),
+          defineTool({ ...base, name: 't', effect: 'keyed' }),
+        ]),
+    ).toThrow(/two tools registered as t/);
+    expect(() => new ToolRegistry().get('nope')).toThrow(
+      /no tool named nope is registered on this worker \(registered: none\)/,
+    );
+  });
+
+  test("a lookup's answer: true, false, or { happened, output }; anything else is an error", async () => {
+    const answers: unknown[] = [true, { happened: false }, { happened: true, output: { id: 7 } }, 'yes'];
+    const tool = defineTool({
+      name: 't',
+      description: 'd',
+      parameters: z.object({}),
+      effect: 'unkeyed',
+      lookup: async () => answers.shift() as never,
+      run: async () => 'x',
+    });
+    const registry = new ToolRegistry([tool]);
+    const q = { key: 'k', callId: 'c', runId: 'r' };
+    expect(await registry.lookup('t', {}, q)).toEqual({ happened: true });
+    expect(await registry.lookup('t', {}, q)).toEqual({ happened: false });
+    expect(await registry.lookup('t', {}, q)).toEqual({ happened: true, output: '{"id":7}' });
+    await expect(registry.lookup('t', {}, q)).rejects.toThrow(/answered neither true nor false/);
+  });
+});
+
+describe('the key of a call made in workflow code', () => {
+  test('callKey (plain TypeScript) is byte for byte the key activities make with node:crypto', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (owner, call) => {
+        expect(callKey(owner, call)).toBe(key(owner, call));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('an activity id carries its key after the separator; any other id carries none', () => {
+    const k = key('order-1', 'charge#1');
+    expect(keyFromActivityId(`charge#1.1 key ${k}`)).toBe(k);
+    expect(keyFromActivityId('1')).toBeNull();
+    expect(keyFromActivityId('charge#1.1 key not-a-key')).toBeNull();
+  });
+});

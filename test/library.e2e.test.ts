@@ -1,0 +1,215 @@
+// The package's entry points, used as a user would: an agent of one's own (prompt, TypeScript tools, a
+// model behind `ModelProvider`) on a real dev server, started and approved through the client
+// functions; and a workflow that is not an agent, with keys and the ladder from `keyedActivities`.
+import { randomUUID } from 'node:crypto';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { z } from 'zod/v4';
+import { devServerExecutable } from '../common/temporal-cli';
+import { callKey } from '../lib/activity';
+import { answerQuestion, approveCall, startAgentRun, waitingFor } from '../lib/client';
+import { createAgentWorker, defineTool, type ModelProvider, type ModelRequest } from '../lib/worker';
+import { callKey as workflowCallKey, type AgentResult } from '../lib/workflow';
+import { createKeyedActivities, newReceiver } from './fixtures/keyed/activities';
+import { eventually } from './helpers/runs';
+
+const AGENT_QUEUE = 'library-agent';
+const KEYED_QUEUE = 'library-keyed';
+const INSTRUCTIONS = 'You answer customers by mail. Look the customer up, then write.';
+
+/** The user's mail service: what it sent, by key, and the runs whose first answer it loses. */
+const mail = { sent: new Map<string, { to: string; subject: string }>(), loseFirst: new Set<string>() };
+const notes: Array<{ key: string; text: string }> = [];
+const loseNote = new Set<string>();
+
+const lookupCustomer = defineTool({
+  name: 'lookup_customer',
+  description: 'Find a customer by id',
+  parameters: z.object({ id: z.string() }),
+  effect: 'read-only',
+  run: async ({ id }) => ({ id, name: 'Ada', email: 'ada@example.com' }),
+});
+
+const sendEmail = defineTool({
+  name: 'send_email',
+  description: 'Send an email to a customer',
+  parameters: z.object({ to: z.string().email(), subject: z.string(), body: z.string() }),
+  effect: 'keyed',
+  needsApproval: true,
+  lookup: async ({ key }) => mail.sent.has(key),
+  run: async (args, { key, runId }) => {
+    if (!mail.sent.has(key)) mail.sent.set(key, { to: args.to, subject: args.subject });
+    // The answer is lost once (a dropped connection): whether the mail went out is unknown to the run.
+    if (mail.loseFirst.delete(runId)) throw new Error('connection reset by the mail service');
+    return { sent: true, id: `mail-${mail.sent.size}` };
+  },
+});
+
+const postNote = defineTool({
+  name: 'post_note',
+  description: 'Post a note on the customer',
+  parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  effect: 'unkeyed',
+  lookup: async ({ key }) => {
+    const found = notes.find((n) => n.key === key);
+    return found ? { happened: true, output: { posted: found.text } } : false;
+  },
+  run: async (args, { key, runId }) => {
+    notes.push({ key, text: String(args.text) });
+    if (loseNote.delete(runId)) throw new Error('the note service timed out');
+    return 'posted';
+  },
+});
+
+/** Scripted replies by task: the user's own model, behind the loop's `ModelProvider`. */
+const SCRIPTS: Record<string, Array<{ tool: string; args: unknown } | string>> = {
+  mail: [
+    { tool: 'lookup_customer', args: { id: 'c1' } },
+    { tool: 'send_email', args: { to: 'ada@example.com', subject: 'Hi', body: 'Fixed.' } },
+    'mailed Ada',
+  ],
+  note: [{ tool: 'post_note', args: { text: 'called back' } }, 'noted'],
+  'bad args': [{ tool: 'lookup_customer', args: { id: 5 } }, 'gave up'],
+};
+const requests: ModelRequest[] = [];
+const scriptedModel: ModelProvider = {
+  async reply(request) {
+    requests.push(request);
+    const task = String(request.messages.find((m) => m.role === 'user')?.content);
+    const turn = request.messages.filter((m) => m.role === 'assistant').length;
+    const step = SCRIPTS[task][turn];
+    if (typeof step === 'string') return { message: { role: 'assistant', content: step }, finishReason: 'stop' };
+    const call = {
+      id: `call-${turn + 1}`,
+      type: 'function' as const,
+      function: { name: step.tool, arguments: JSON.stringify(step.args) },
+    };
+    return { message: { role: 'assistant', content: null, tool_calls: [call] }, finishReason: 'tool_calls' };
+  },
+};
+
+let env: TestWorkflowEnvironment;
+const workers: Worker[] = [];
+const running: Array<Promise<void>> = [];
+const receiver = newReceiver();
+
+beforeAll(async () => {
+  env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: devServerExecutable(), log: { format: 'pretty', level: 'error' } },
+  });
+  workers.push(
+    await createAgentWorker({
+      connection: env.nativeConnection,
+      taskQueue: AGENT_QUEUE,
+      tools: [lookupCustomer, sendEmail, postNote],
+      modelProvider: scriptedModel,
+    }),
+    await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue: KEYED_QUEUE,
+      workflowsPath: require.resolve('./fixtures/keyed/workflows'),
+      activities: createKeyedActivities(receiver),
+    }),
+  );
+  running.push(...workers.map((w) => w.run()));
+}, 180_000);
+
+afterAll(async () => {
+  for (const w of workers) w.shutdown();
+  await Promise.all(running);
+  await env?.teardown();
+});
+
+const run = (task: string, runId = randomUUID()) =>
+  startAgentRun(env.client, {
+    runId,
+    taskQueue: AGENT_QUEUE,
+    task,
+    instructions: INSTRUCTIONS,
+    tools: ['lookup_customer', 'send_email', 'post_note'],
+    timeouts: { toolMs: 3_000, retryInitialMs: 100 },
+  });
+
+describe('an agent of your own, from the package entry points', () => {
+  test('your prompt, a read-only tool and a keyed one that needs approval: approved by signal, its lost answer settled by a repeat, one mail sent with the call key', async () => {
+    const runId = randomUUID();
+    mail.loseFirst.add(runId);
+    const handle = await run('mail', runId);
+    const waiting = await eventually(async () => {
+      const w = await waitingFor(env.client, handle.workflowId);
+      return w.approvals.length > 0 && w;
+    });
+    expect(waiting.approvals.map((a) => [a.callId, a.tool])).toEqual([['call-2', 'send_email']]);
+    await approveCall(env.client, handle.workflowId, 'call-2', { by: 'test' });
+    const result: AgentResult = await handle.result();
+
+    expect(result.answer).toBe('mailed Ada');
+    expect(result.rungs).toEqual({ 'call-1': 'clean', 'call-2': 'repeat' });
+    const key = callKey(runId, 'call-2');
+    expect([...mail.sent.entries()].filter(([k]) => k === key)).toEqual([
+      [key, { to: 'ada@example.com', subject: 'Hi' }],
+    ]);
+    expect(workflowCallKey(runId, 'call-2')).toBe(key);
+    // The model was told who it is, and saw only the run's tools.
+    const seen = requests.filter((r) => r.runId === runId);
+    expect(seen[0].messages[0]).toEqual({ role: 'system', content: INSTRUCTIONS });
+    expect(seen[0].tools.map((t) => t.function.name)).toEqual(['lookup_customer', 'send_email', 'post_note']);
+    expect(seen[0].tools[1].function.parameters).toMatchObject({ required: ['to', 'subject', 'body'] });
+    expect(seen[1].messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: JSON.stringify({ id: 'c1', name: 'Ada', email: 'ada@example.com' }),
+    });
+  }, 60_000);
+
+  test('an unkeyed tool whose answer is lost is looked up (rung 2), not run again', async () => {
+    const runId = randomUUID();
+    loseNote.add(runId);
+    const handle = await run('note', runId);
+    const result = await handle.result();
+    expect(result.rungs).toEqual({ 'call-1': 'lookup' });
+    expect(notes.filter((n) => n.text === 'called back')).toHaveLength(1);
+    expect(result.calls[0].result).toBe(JSON.stringify({ posted: 'called back' }));
+  }, 60_000);
+
+  test("arguments that do not fit the tool's schema are refused with the reason, and the tool does not run", async () => {
+    const handle = await run('bad args');
+    const result = await handle.result();
+    expect(result.calls.map((c) => c.status)).toEqual(['failed']);
+    expect(result.calls[0].result).toMatch(/do not fit the tool's schema/);
+    expect(result.answer).toBe('gave up');
+  }, 60_000);
+});
+
+describe('keys and the ladder for a workflow that is not an agent (keyedActivities)', () => {
+  test('a keyed call whose answer is lost is repeated under its key and acts once; an unkeyed one is looked up', async () => {
+    const workflowId = 'keyed-lookup';
+    receiver.lose.add(workflowId);
+    const out = await env.client.workflow.execute('payAndMail', {
+      taskQueue: KEYED_QUEUE,
+      workflowId,
+      args: [{ owner: 'order-1', lookup: true }],
+    });
+    expect(out).toEqual(['charged 100', 'charged 200', 'mailed (found)']);
+    expect([...receiver.charges.entries()]).toEqual([
+      [callKey('order-1', 'charge#1'), 100],
+      [callKey('order-1', 'charge#2'), 200],
+    ]);
+    expect(receiver.mails).toEqual(['hello']);
+  }, 60_000);
+
+  test('with no lookup, the unknown mail is put to a person, whose answer arrives by signal', async () => {
+    const workflowId = 'keyed-person';
+    receiver.lose.add(workflowId);
+    const handle = await env.client.workflow.start('payAndMail', {
+      taskQueue: KEYED_QUEUE,
+      workflowId,
+      args: [{ owner: 'order-2', lookup: false }],
+    });
+    const question = await eventually(async () => (await waitingFor(env.client, workflowId)).questions[0]);
+    expect(question).toMatchObject({ callId: 'mail#1', tool: 'mail', questionId: 'mail#1#1' });
+    expect(question.reason).toContain(`key ${callKey('order-2', 'mail#1')}`);
+    await answerQuestion(env.client, workflowId, 'mail#1', { happened: true, result: '"sent, I checked"', by: 'test' });
+    expect(await handle.result()).toEqual(['charged 100', 'charged 200', 'sent, I checked']);
+    expect(receiver.mails).toEqual(['hello', 'hello']); // this run's one mail, and the first test's
+  }, 60_000);
+});

@@ -73,7 +73,7 @@ export default tseslint.config(
     // Type-aware: a promise nobody awaits loses its error (and, in a harness, its ordering).
     files: ['**/*.ts'],
     // The lint test's files exist only on its stdin, outside any project the type checker knows.
-    ignores: ['test/fixtures/scratch-project/**', '**/lint-example.ts'],
+    ignores: ['test/fixtures/scratch-project/**', 'test/fixtures/scratch-agent/**', '**/lint-example.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: { '@typescript-eslint/no-floating-promises': 'error' },
   },

@@ -53,11 +53,17 @@ export interface PointContext {
 /** Called at every point; may return a promise that never settles, to park the caller until the kill. */
 export type CrashHook = (name: string, context: PointContext) => void | Promise<void>;
 
-let hook: CrashHook | null = null;
+/**
+ * The hook lives on `globalThis`, not in this module: a process may load this file twice (the
+ * package's sources, which the sweep runs, and its compiled copy in `dist/`, which a user's worker
+ * imports), and a point reached through either copy must reach the one hook.
+ */
+const HOOK = Symbol.for('crash-safe-agent.crash-hook');
+const holder = globalThis as { [HOOK]?: CrashHook | null };
 
 /** Installs the harness's hook (or removes it with `null`). Only crash harnesses call this. */
 export function setCrashHook(next: CrashHook | null): void {
-  hook = next;
+  holder[HOOK] = next;
 }
 
 /**
@@ -65,5 +71,6 @@ export function setCrashHook(next: CrashHook | null): void {
  * string) marks a finer point in your activity than the automatic ones.
  */
 export async function crashPoint(name: PointName | (string & {}), context: PointContext): Promise<void> {
+  const hook = holder[HOOK];
   if (hook) await hook(name, context);
 }

@@ -7,7 +7,13 @@
  * - `McpToolbox`, `loadMcpConfig`: MCP servers as tools;
  * - `ensureSearchAttributes`: the search attributes a run sets while it waits for a person.
  */
-export { createAgentWorker, workflowSources, type AgentWorkerOptions } from '../workers/create-worker';
+export {
+  createAgentWorker,
+  createAgentActivities,
+  workflowSources,
+  type AgentWorkerOptions,
+  type AgentActivitiesOptions,
+} from '../workers/create-worker';
 export { ensureSearchAttributes, SearchAttributesError } from '../workers/search-attributes';
 export { createActivities, type ActivityConfig, type AgentActivities } from '../activities';
 export {

@@ -69,6 +69,10 @@ describe('sweeping a workflow of your own with one config file', () => {
       /did not load: MAIL_URL is not set/,
     );
     expect(() => loadSweepConfig('no/such.config.ts')).toThrow(ConfigError);
+    const missing = path.join(ROOT, 'test', 'fixtures', 'configs', 'missing-module.config.js');
+    expect(() => loadSweepConfig(missing)).toThrow(
+      `the config ${missing} did not load: Cannot find module './no-such-helper'`,
+    );
     expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'bad-server.config.js'))).toThrow(
       /rows: "order-bad" has serverDies "always" \(worker-survives or worker-dies, if given\)/,
     );

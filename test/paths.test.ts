@@ -17,6 +17,7 @@ const sources = tracked.filter(
   (f) =>
     /\.(ts|js|mjs)$/.test(f) &&
     !f.startsWith('test/fixtures/scratch-project/') &&
+    !f.startsWith('test/fixtures/scratch-agent/') &&
     f !== 'test/lint.test.ts' &&
     f !== 'test/paths.test.ts',
 );

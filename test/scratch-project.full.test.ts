@@ -1,45 +1,146 @@
-// A project in a temporary folder that depends on this one by path and runs `npx crash-sweep` on a workflow of its own.
-import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// A project of a user's own, in a temporary folder, with this package installed from its packed
+// tarball (as from a registry) beside the project's own @temporalio/* copies, using only the
+// package's exports: an agent of its own (test/fixtures/scratch-agent: its tools, model server, mail
+// service, MCP server, worker, client script and crash-sweep config), and a welcome-mail workflow of
+// its own swept with `npx crash-sweep` (test/fixtures/scratch-project, in `welcome/`).
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { devServerExecutable, findTemporalCli, findTestServer } from '../common/temporal-cli';
+import { startMailService } from './fixtures/scratch-agent/mail-service';
+import { startModelServer } from './fixtures/scratch-agent/model-server';
 import { ROOT } from './helpers/processes';
+import type { AgentResult } from '../workflows/types';
 
 const run = promisify(execFile);
 const sdkVersion = (
-  JSON.parse(readFileSync(path.join(ROOT, 'node_modules', '@temporalio', 'workflow', 'package.json'), 'utf8')) as {
+  JSON.parse(readFileSync(path.join(ROOT, 'node_modules', '@temporalio', 'worker', 'package.json'), 'utf8')) as {
     version: string;
   }
 ).version;
-const ownName = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { name: string }).name;
 
-// Another project, in a temporary folder, that depends on this repository by path and on the Temporal
-// SDK's workflow and activity packages, as a user's would. Its files (test/fixtures/scratch-project) are
-// a welcome-mail workflow, its activity, and a crash-sweep.config.ts that imports `defineSweep` from this package.
-const dir = mkdtempSync(path.join(os.tmpdir(), 'scratch-project-'));
+/** This repository's Temporal binaries, so that the package's postinstall finds them and installs none. */
+const binaries = { TEMPORAL_CLI: findTemporalCli() ?? '', TEMPORAL_TEST_SERVER: findTestServer() ?? '' };
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'scratch-agent-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-test('a project that depends on this one runs `npx crash-sweep --config crash-sweep.config.ts` on its own workflow', async () => {
-  cpSync(path.join(ROOT, 'test', 'fixtures', 'scratch-project'), dir, { recursive: true });
+/** Starts a TypeScript file of the scratch project in Node with its own tsx (one process: a SIGKILL ends it). */
+function scratch(file: string, env: NodeJS.ProcessEnv) {
+  return spawn(process.execPath, ['--import', 'tsx', file], { cwd: dir, env: { ...process.env, ...env } });
+}
+
+beforeAll(async () => {
+  // The package as npm would publish it: `npm pack` builds dist/ (prepare) and leaves out what .npmignore says.
+  await run('npm', ['pack', '--pack-destination', dir, '--loglevel=error'], { cwd: ROOT });
+  const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
+  cpSync(path.join(ROOT, 'test', 'fixtures', 'scratch-agent'), dir, { recursive: true });
+  cpSync(path.join(ROOT, 'test', 'fixtures', 'scratch-project'), path.join(dir, 'welcome'), { recursive: true });
+  const sdk = ['activity', 'client', 'common', 'proto', 'testing', 'worker', 'workflow'];
   writeFileSync(
     path.join(dir, 'package.json'),
     JSON.stringify({
-      name: 'scratch-project',
+      name: 'scratch-agent',
       private: true,
       dependencies: {
-        [ownName]: `file:${ROOT}`,
-        '@temporalio/workflow': sdkVersion,
-        '@temporalio/activity': sdkVersion,
+        'crash-safe-agent': `file:./${tarball}`,
+        ...Object.fromEntries(sdk.map((p) => [`@temporalio/${p}`, sdkVersion])),
+        zod: '^3.25.76',
       },
     }),
   );
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir });
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: dir,
+    env: { ...process.env, ...binaries },
+  });
+}, 600_000);
 
+test('the installed package has one copy of the Temporal SDK: the project’s own', () => {
+  expect(readdirSync(path.join(dir, 'node_modules', 'crash-safe-agent'))).not.toContain('node_modules');
+  const own = JSON.parse(readFileSync(path.join(dir, 'node_modules', '@temporalio', 'worker', 'package.json'), 'utf8'));
+  expect(own.version).toBe(sdkVersion);
+});
+
+test('its own worker and client script: a run with its prompt and tools, its mail approved by signal, sent once', async () => {
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: devServerExecutable(), log: { format: 'pretty', level: 'error' } },
+  });
+  // The project's mail service and model server (the same files it has), here in the test's process.
+  const mail = await startMailService();
+  const model = await startModelServer();
+  const childEnv = { TEMPORAL_ADDRESS: env.address, MAIL_URL: mail.url, MODEL_URL: model.url };
+  const worker = scratch('worker.ts', childEnv);
+  let workerOut = '';
+  worker.stdout.on('data', (c: Buffer) => (workerOut += c));
+  worker.stderr.on('data', (c: Buffer) => (workerOut += c));
+  try {
+    const { stdout } = await run(path.join(dir, 'node_modules', '.bin', 'tsx'), ['client.ts'], {
+      cwd: dir,
+      env: { ...process.env, ...childEnv },
+      timeout: 120_000,
+    });
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as AgentResult;
+    expect(result.answer).toBe('Mailed Ada about her order.');
+    // Its read-only tool, its MCP server's tool, its keyed tool after the approval.
+    expect(result.calls.map((c) => [c.callId, c.tool, c.status, c.rung])).toEqual([
+      ['call_1', 'lookup_customer', 'done', 'clean'],
+      ['call_2', 'faq', 'done', 'clean'],
+      ['call_3', 'send_email', 'done', 'clean'],
+    ]);
+    expect(result.calls[1].result).toBe('Orders ship within a day.');
+    expect(result.approvalsRequested).toBe(1);
+    expect(mail.sentFor(result.runId)).toBe(1);
+    expect(model.calls()).toBe(4);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\nworker said:\n${workerOut}`);
+  } finally {
+    worker.kill('SIGKILL');
+    await mail.close();
+    await model.close();
+    await env.teardown();
+  }
+}, 180_000);
+
+test('its crash-sweep config sweeps it once and twice: the keyed row clean, the row whose service ignores keys duplicates', async () => {
   const { stdout } = await run(
     'npx',
-    ['crash-sweep', '--config', 'crash-sweep.config.ts', '--once', '--json', 'out.json'],
-    { cwd: dir },
+    ['crash-sweep', '--config', 'crash-sweep.config.ts', '--full', '--json', 'out.json'],
+    {
+      cwd: dir,
+      timeout: 900_000,
+      env: { ...process.env, ...binaries },
+    },
+  );
+  const report = JSON.parse(readFileSync(path.join(dir, 'out.json'), 'utf8')) as {
+    rows: Array<{
+      label: string;
+      once: number;
+      twice: number;
+      withDups: number;
+      dups: number;
+      missing: number;
+      errors: number;
+    }>;
+  };
+  const [keyed, ignoring] = report.rows;
+  // 20 points a clean run passes; 216 restarts killed again at each point they reach.
+  expect(keyed).toMatchObject({ label: 'scratch agent, keyed mail', once: 20, twice: 216 });
+  expect(keyed).toMatchObject({ withDups: 0, dups: 0, missing: 0, errors: 0 });
+  // The same tool and the same key, sent to an endpoint that ignores keys: a repeat mails twice.
+  expect(ignoring).toMatchObject({ label: 'scratch agent, mail ignoring keys', once: 20, twice: 216 });
+  expect(ignoring).toMatchObject({ missing: 0, errors: 0 });
+  expect(ignoring.withDups).toBeGreaterThan(0);
+  expect(stdout).toContain('scratch agent, keyed mail');
+}, 900_000);
+
+test('its own workflow, swept with `npx crash-sweep --config welcome/crash-sweep.config.ts`', async () => {
+  const { stdout } = await run(
+    'npx',
+    ['crash-sweep', '--config', 'welcome/crash-sweep.config.ts', '--once', '--json', 'welcome.json'],
+    { cwd: dir, env: { ...process.env, ...binaries } },
   );
   // One send, no key: a kill once the mail server has answered, or once the activity has its result, mails twice.
   const [header, row, ...rest] = stdout
@@ -51,7 +152,7 @@ test('a project that depends on this one runs `npx crash-sweep --config crash-sw
     [],
   ]);
   expect(row).toEqual(['crash-sweep', '5', '0', '2', '2', '0', '0', '0', '0', '0']);
-  const report = JSON.parse(readFileSync(path.join(dir, 'out.json'), 'utf8')) as {
+  const report = JSON.parse(readFileSync(path.join(dir, 'welcome.json'), 'utf8')) as {
     points: Record<string, Array<{ name: string; detail: string }>>;
   };
   expect(report.points['crash-sweep'].map((p) => `${p.name} ${p.detail}`)).toEqual([

@@ -58,8 +58,32 @@ export function workflowSources(): { workflowsPath: string; interceptorModules: 
  */
 export const AGENT_POINTS: CrashSweepPluginOptions = { activities: false, http: false, waits: false };
 
+/** What the agent's activities are made of: a worker's options without the worker. */
+export type AgentActivitiesOptions = Pick<
+  AgentWorkerOptions,
+  'tools' | 'modelProvider' | 'openaiBaseUrl' | 'openaiApiKey' | 'model' | 'mcp' | 'trackerUrl' | 'trackerToken'
+>;
+
+/**
+ * The agent's activities, for a worker you build yourself (or a crash-sweep config's `activities`):
+ * your tools, MCP servers and model, with every secret the options hold kept out of history.
+ */
+export function createAgentActivities(options: AgentActivitiesOptions) {
+  // Nothing the worker holds in secret may reach history: its tokens, its model key, its MCP secrets.
+  registerSecrets(options.trackerToken, options.openaiApiKey, ...(options.mcp?.config.secrets ?? []));
+  return redactingActivities(
+    createActivities({
+      trackerUrl: options.trackerUrl,
+      trackerToken: options.trackerToken,
+      model: modelOf(options),
+      mcp: options.mcp,
+      tools: new ToolRegistry(options.tools ?? []),
+    }),
+  );
+}
+
 /** The model of a worker's options: the provider given, or the OpenAI-compatible endpoint named. */
-function modelOf(options: AgentWorkerOptions): ModelProvider {
+function modelOf(options: AgentActivitiesOptions): ModelProvider {
   if (options.modelProvider) {
     if (options.openaiBaseUrl) throw new Error('give createAgentWorker a modelProvider or an openaiBaseUrl, not both');
     return options.modelProvider;
@@ -78,10 +102,7 @@ function modelOf(options: AgentWorkerOptions): ModelProvider {
  * MCP servers (`mcp`), your model (`modelProvider`, or an OpenAI-compatible endpoint).
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
-  // Nothing the worker holds in secret may reach history: its tokens, its model key, its MCP secrets.
-  registerSecrets(options.trackerToken, options.openaiApiKey, ...(options.mcp?.config.secrets ?? []));
-  const model = modelOf(options);
-  const tools = new ToolRegistry(options.tools ?? []);
+  const activities = createAgentActivities(options);
   if (options.workflowBundle && options.dataConverter?.failureConverterPath)
     throw new Error(
       'a pre-built workflow bundle carries its own failure converter: build it with bundleWorkflowCode({ failureConverterPath }) ' +
@@ -98,15 +119,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.identity ? { identity: options.identity } : {}),
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     ...code,
-    activities: redactingActivities(
-      createActivities({
-        trackerUrl: options.trackerUrl,
-        trackerToken: options.trackerToken,
-        model,
-        mcp: options.mcp,
-        tools,
-      }),
-    ),
+    activities,
     plugins: [crashSweepPlugin(AGENT_POINTS)],
     ...options.tuning,
   });

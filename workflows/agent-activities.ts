@@ -29,7 +29,8 @@ export function agentActivities(given: RunTimeouts = {}) {
   // A call that must not run twice gets exactly one attempt; an unknown outcome goes to the ladder.
   const { runTool: runToolOnce } = proxyActivities<AgentActivities>({ ...toolTimeouts, retry: retry(1) });
   const { lookupCall } = proxyActivities<AgentActivities>({ ...toolTimeouts, retry: retry(5) });
-  const { listTools } = proxyActivities<AgentActivities>({ ...toolTimeouts, retry: retry(10) });
+  // Listing changes nothing: it is retried for as long as it takes a worker to come back.
+  const { listTools } = proxyActivities<AgentActivities>({ ...toolTimeouts, retry: retry() });
 
   return {
     /** One model reply; Temporal retries it, and only its cost repeats. */

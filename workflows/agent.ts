@@ -55,8 +55,11 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     const request = { servers, ...(input.tools?.length ? { tools: input.tools } : {}) };
     specs = await activities.listTools(request).catch((err: Error) => {
       const why = (err.cause as Error | undefined)?.message ?? err.message;
-      const named = [...(input.tools ?? []).map((t) => `tool ${t}`), ...servers.map((s) => `MCP server ${s}`)];
-      throw ApplicationFailure.nonRetryable(`cannot list the tools of ${named.join(', ')}: ${why}`, 'NoTools');
+      const named = [
+        ...(input.tools?.length ? [`registered tools ${input.tools.join(', ')}`] : []),
+        ...(servers.length ? [`MCP servers ${servers.join(', ')}`] : []),
+      ];
+      throw ApplicationFailure.nonRetryable(`cannot list the tools of ${named.join(' and ')}: ${why}`, 'NoTools');
     });
   }
   const runCall = callRunner({ input, specs, activities, approvals, questions, calls, identity, retention });

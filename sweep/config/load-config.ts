@@ -1,4 +1,5 @@
 // Loading a user's config file (TypeScript or JavaScript), with errors that say what to fix.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SweepConfig } from './define-sweep';
 
@@ -22,7 +23,9 @@ export function loadSweepConfig(file: string): { config: SweepConfig; file: stri
     mod = require(abs) as typeof mod;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'MODULE_NOT_FOUND' && e.message.includes(abs)) throw new ConfigError(`no config file at ${abs}`);
+    // Only the file itself missing is "no config file"; a module it requires that is missing is its own error.
+    const there = ['', '.ts', '.js', '.mjs', '.cjs'].some((ext) => existsSync(abs + ext));
+    if (e.code === 'MODULE_NOT_FOUND' && !there) throw new ConfigError(`no config file at ${abs}`);
     throw new ConfigError(`the config ${abs} did not load: ${e.message}`);
   }
   const config = (mod.default ?? mod) as Partial<SweepConfig>;

@@ -6,6 +6,8 @@ import type {
   WorkerOptions,
   WorkerPlugin,
 } from '@temporalio/worker';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { crashPoint, type PointName } from '../../common/crash-points';
 import { watchHttp } from './http-points';
 
@@ -33,12 +35,30 @@ const activityPoints: ActivityInterceptorsFactory = (ctx) => ({
 });
 
 /**
+ * A module the workflow bundler can read. Temporal's bundler compiles TypeScript only outside
+ * `node_modules`, so where this package is installed (in a user's `node_modules`) and runs from its
+ * sources, the bundle gets the compiled copy that `npm run build` put in `dist/`.
+ */
+function bundleable(module: string): string {
+  if (!module.endsWith('.ts') || !module.includes(`${path.sep}node_modules${path.sep}`)) return module;
+  const root = path.resolve(__dirname, '..', '..');
+  const compiled = path.join(root, 'dist', path.relative(root, module)).replace(/\.ts$/, '.js');
+  if (!existsSync(compiled))
+    throw new Error(
+      `${module} is TypeScript inside node_modules, which the workflow bundler does not compile, and ${compiled} is missing`,
+    );
+  return compiled;
+}
+
+/**
  * The plugin's workflow interceptor modules, for a bundle built without the plugin (a replay test's).
  * Resolved when asked, not when the plugin is made, so that a worker compiled to one JavaScript file
  * with a pre-built workflow bundle never looks for these files.
  */
 export function workflowInterceptorModules(options: Pick<CrashSweepPluginOptions, 'waits'> = {}): string[] {
-  return [require.resolve(options.waits === false ? './workflow-interceptors' : './workflow-wait-interceptors')];
+  return [
+    bundleable(require.resolve(options.waits === false ? './workflow-interceptors' : './workflow-wait-interceptors')),
+  ];
 }
 
 /**

@@ -2,16 +2,10 @@
 import { toJSONSchema } from 'zod/v4';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import { ReceiverRefusedError, ReceiverUnavailableError } from '../common/receiver-errors';
+import { effectFlags, TOOL_EFFECTS, type ToolEffect } from '../workflows/effects';
 import type { ToolSpec } from '../workflows/tools';
 
-/**
- * What a repeat of the tool does, which is what the resolution ladder needs to know after a crash:
- * - `read-only`: it only reads; a repeat is harmless.
- * - `idempotent`: it changes something, but twice leaves the same state as once.
- * - `keyed`: it passes `ctx.key` to a receiver that honours it (does nothing for a key it has seen).
- * - `unkeyed`: none of these; after an unknown outcome only `lookup` or a person can tell.
- */
-export type ToolEffect = 'read-only' | 'idempotent' | 'keyed' | 'unkeyed';
+export type { ToolEffect };
 
 /** What a tool's `run` gets besides its arguments. */
 export interface ToolContext {
@@ -78,7 +72,6 @@ export interface DefinedTool<A = Record<string, unknown>> {
 }
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
-const EFFECTS: readonly ToolEffect[] = ['read-only', 'idempotent', 'keyed', 'unkeyed'];
 
 function isZod(schema: unknown): schema is ZodLike<unknown> {
   return typeof (schema as { safeParse?: unknown }).safeParse === 'function';
@@ -112,16 +105,16 @@ function jsonSchemaOf(name: string, schema: ZodLike<unknown> | JsonSchemaObject)
 export function defineTool<A = Record<string, unknown>>(definition: ToolDefinition<A>): DefinedTool<A> {
   const { name, effect } = definition;
   if (!NAME.test(name)) throw new Error(`tool name ${JSON.stringify(name)}: use 1 to 64 letters, digits, _ or -`);
-  if (!EFFECTS.includes(effect))
-    throw new Error(`tool ${name}: effect must be one of ${EFFECTS.join(', ')}, not ${JSON.stringify(effect)}`);
+  if (!TOOL_EFFECTS.includes(effect))
+    throw new Error(`tool ${name}: effect must be one of ${TOOL_EFFECTS.join(', ')}, not ${JSON.stringify(effect)}`);
   if (typeof definition.run !== 'function') throw new Error(`tool ${name}: run must be a function`);
   const spec: ToolSpec = {
     name,
     description: definition.description,
     parameters: jsonSchemaOf(name, definition.parameters),
-    readOnly: effect === 'read-only',
-    idempotent: effect === 'idempotent',
-    sendsKey: effect === 'keyed',
+    readOnly: effectFlags(effect).readOnly,
+    idempotent: effectFlags(effect).idempotent,
+    sendsKey: effectFlags(effect).keyed,
     lookup: typeof definition.lookup === 'function',
     needsApproval: definition.needsApproval === true,
     registered: true,

@@ -8,12 +8,8 @@
 export { agentWorkflow } from '../workflows/agent';
 export { approveSignal, resolveSignal, pendingQuery, WAITING_MEMO } from '../workflows/signals';
 export { DEFAULT_INSTRUCTIONS, type ToolSpec } from '../workflows/tools';
-export {
-  keyedActivities,
-  type CallEffect,
-  type KeyedActivitiesOptions,
-  type KeyedCallOptions,
-} from '../workflows/keyed-activities';
+export { keyedActivities, type KeyedActivitiesOptions, type KeyedCallOptions } from '../workflows/keyed-activities';
 export { callKey } from '../workflows/call-key';
+export type { ToolEffect } from '../workflows/effects';
 export { callDigest } from '../workflows/digest';
 export type * from '../workflows/types';

@@ -9,7 +9,8 @@ import type { personQuestions } from './questions';
 import { toolSpec, type ToolSpec } from './tools';
 import type { AgentInput, CallRecord, ToolCall } from './types';
 
-const DAY_MS = 86_400_000;
+/** How long a receiver keeps a key unless the run or the receiver says otherwise. */
+export const DAY_MS = 86_400_000;
 /** How long a call goes on being sent to a receiver that refuses connections, unless the run or the tool says. */
 export const DEFAULT_RECEIVER_DOWN_MS = 180_000;
 /**

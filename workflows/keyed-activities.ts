@@ -9,21 +9,17 @@ import {
 } from '@temporalio/workflow';
 import { KEY_SEPARATOR } from '../common/activity-key';
 import { callKey } from './call-key';
+import { DAY_MS, DEFAULT_RECEIVER_DOWN_MS } from './calls';
+import { effectFlags, type ToolEffect } from './effects';
 import { settleCall, type Answer, type Lookup } from './ladder';
 import { attemptTool } from './outcome';
 import { personQuestions } from './questions';
 import { WAITING_MEMO } from './signals';
 
-/**
- * What a repeat of an activity does (as a tool's `effect` in `defineTool`):
- * `read-only` and `idempotent` repeat harmlessly; `keyed` sends `activityKey()` to a receiver that
- * honours it, so a repeat is harmless while the receiver keeps the key; `unkeyed` is none of these.
- */
-export type CallEffect = 'read-only' | 'idempotent' | 'keyed' | 'unkeyed';
-
 /** How one activity's calls are settled when their outcome is unknown. */
 export interface KeyedCallOptions {
-  effect: CallEffect;
+  /** What a repeat does (`keyed`: the activity sends `activityKey()` to a receiver that honours it). */
+  effect: ToolEffect;
   /**
    * The name of an activity that answers whether a call happened (the ladder's second rung). It gets
    * `{ key, callId, args }` and returns `true`, `false` or `{ happened, output }`; it throws when it
@@ -98,12 +94,10 @@ export function keyedActivities<A extends object>(options: KeyedActivitiesOption
     let unknownValue = false;
     const settled = await settleCall(
       {
-        readOnly: spec.effect === 'read-only',
-        idempotent: spec.effect === 'idempotent',
-        keyed: spec.effect === 'keyed',
-        retentionMs: keyRetentionMs ?? 86_400_000,
+        ...effectFlags(spec.effect),
+        retentionMs: keyRetentionMs ?? DAY_MS,
         canLookup: spec.lookup !== undefined,
-        receiverDownMs: receiverDownMs ?? 180_000,
+        receiverDownMs: receiverDownMs ?? DEFAULT_RECEIVER_DOWN_MS,
       },
       {
         now: () => Date.now(),

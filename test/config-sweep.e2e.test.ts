@@ -61,6 +61,28 @@ describe('sweeping a workflow of your own with one config file', () => {
     );
   }, 300_000);
 
+  test('a scenario that erred is run again, alone, and counts only when a run of it is clean; the report says which and why', async () => {
+    const file = path.join(ROOT, 'test', 'fixtures', 'configs', 'check-fails-once.config.ts');
+    const lines: string[] = [];
+    const report = await runSweep({ suite: configSuite(file), twice: false, progress: (l) => lines.push(l) });
+    expect(failures(report)).toEqual([]);
+    expect(report.reruns).toEqual([
+      {
+        id: expect.stringMatching(/^order-check-fails-once once \d+$/),
+        attempt: 1,
+        error: 'counting its effects failed: the shop did not answer (on purpose, once)',
+      },
+    ]);
+    // The scenario that replaced it is a fresh run, killed at the same point.
+    const again = report.scenarios.find((s) => s.id === report.reruns[0].id)!;
+    expect(again.landed).toEqual(again.expected);
+    expect(lines).toContain('once: 1 scenario(s) erred, running them again (1 of 2): 1 counting its effects failed');
+    // The same row as the fixed order's: the run that erred counts nowhere.
+    expect(formatTable(report.rows).split('\n')[1]).toMatch(
+      /^order, a check that fails once +14 +0 +0 +0 +0 +0 +0 +0 +0$/,
+    );
+  }, 300_000);
+
   test('a config that lacks what the sweep needs, or does not load, is refused with what to fix', async () => {
     expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'missing-check.config.ts'))).toThrow(
       /needs: activities \(a function\); check \(a function\)\. See docs\/config\.md \(Sweep your own workflow\)\.$/,

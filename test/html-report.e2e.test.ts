@@ -92,6 +92,7 @@ test('the second pass is drawn as a matrix: each scenario at its (first point, r
     },
     seconds: 1,
     scenarios,
+    reruns: [],
   } as unknown as JsonReport;
   expect(scenarios.map((s) => verdict(s as JsonReport['scenarios'][number]))).toEqual([
     'clean',

@@ -1,6 +1,8 @@
 // The sweep's table and HTML report from made-up scenarios, and the rows' names.
 import { matches } from '../sweep/worker/line-protocol';
 import { htmlReport } from '../sweep/report/html';
+import { formatReruns } from '../sweep/report/json';
+import { summarizeErrors } from '../sweep/engine/passes';
 import { summarize } from '../sweep/engine/counting';
 import { formatTable } from '../sweep/report/table';
 import type { Scenario } from '../sweep/engine/scenario';
@@ -85,10 +87,52 @@ describe('sweep report', () => {
       [turn, wrong].map((v) => [v.name, { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]),
     );
     const rows = summarize([turn, wrong], [], clean);
-    const page = htmlReport({ rows, points: { turn: [], 'reply-wrong': [] }, seconds: 1, rerun: {}, scenarios: [] });
+    const page = htmlReport({
+      rows,
+      points: { turn: [], 'reply-wrong': [] },
+      seconds: 1,
+      rerun: {},
+      scenarios: [],
+      reruns: [],
+    });
     const headings = [...page.matchAll(/<tr class="group"><th[^>]*>([^<]*)<\/th><\/tr>/g)].map((m) => m[1]);
     expect(headings).toEqual(['the worker dies', 'the person answers wrong']);
     expect(page.indexOf('the person answers wrong')).toBeLessThan(page.indexOf('reply, wrong person'));
+  });
+
+  test('runs that erred and were run again are named, with why, in the summary and on the page', () => {
+    const reruns = [
+      {
+        id: 'agent once 3',
+        attempt: 1,
+        error: 'not caused by a kill: workflow task timed out at event 23 in live worker gen-7@12',
+      },
+      {
+        id: 'agent once 3',
+        attempt: 2,
+        error: 'kill 1 landed on tool.started (call_1), expected tool.returned (call_1)',
+      },
+      {
+        id: 'agent twice 4.1',
+        attempt: 1,
+        error: 'not caused by a kill: activity timed out at event 9 in live worker <gen-8@13>',
+      },
+    ];
+    expect(summarizeErrors(reruns.map((r) => r.error))).toBe('2 not caused by a kill, 1 kill 1 landed on tool.started');
+    expect(formatReruns(reruns).split('\n')).toEqual([
+      're-ran 2 scenario(s) that erred (3 run(s) did not count: 2 not caused by a kill, 1 kill 1 landed on tool.started); the table counts only runs that were clean:',
+      '  agent once 3, run 1: not caused by a kill: workflow task timed out at event 23 in live worker gen-7@12',
+      '  agent once 3, run 2: kill 1 landed on tool.started (call_1), expected tool.returned (call_1)',
+      '  agent twice 4.1, run 1: not caused by a kill: activity timed out at event 9 in live worker <gen-8@13>',
+    ]);
+    const page = htmlReport({ rows: [], points: {}, seconds: 1, rerun: {}, scenarios: [], reruns });
+    expect(page).toContain('3 run(s) erred and were run again; the table counts only clean runs');
+    expect(page).toContain(
+      '<li>agent twice 4.1, run 1: not caused by a kill: activity timed out at event 9 in live worker &lt;gen-8@13&gt;</li>',
+    );
+    expect(htmlReport({ rows: [], points: {}, seconds: 1, rerun: {}, scenarios: [], reruns: [] })).not.toContain(
+      'erred and were run again',
+    );
   });
 
   test('approvals and paid calls count only beyond what the clean run made', () => {

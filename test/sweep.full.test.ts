@@ -15,6 +15,8 @@ const golden = readFileSync(path.join(ROOT, 'testdata', 'sweep.txt'), 'utf8').tr
 const goldenFirstPass = readFileSync(path.join(ROOT, 'testdata', 'sweep-once.txt'), 'utf8').trimEnd();
 let report: SweepReport;
 let rows: Record<string, Row>;
+/** The row of a scenario, by its id (`agent-mcp twice 3.7`). */
+const rowOf = (id: string) => report.scenarios.find((s) => s.id === id)!.row as AgentRow;
 
 // A time limit for a hung sweep, not a speed check (speed is `npm run bench`'s): room for a machine
 // shared with another sweep, or a slow day (past 50 minutes on 2026-12-02, 25 before), within CI's 90.
@@ -165,14 +167,20 @@ describe('crash sweep: every variant, every recorded point, killed once and twic
   test('the tracker processes really were killed mid-request: once per write of every run whose tracker dies', () => {
     const runs = report.scenarios.filter((s) => (s.row as AgentRow).trackerDies).length + 4; // and the four clean runs
     expect(report.stats.trackerKills).toBeGreaterThan(0);
-    expect(report.stats.trackerWrites).toBe(runs * 3);
+    // A run that erred and was run again (a busy machine) had some of its writes parked too, up to three.
+    const erred = report.reruns.filter((r) => rowOf(r.id).trackerDies).length;
+    expect(report.stats.trackerWrites).toBeGreaterThanOrEqual(runs * 3);
+    expect(report.stats.trackerWrites).toBeLessThanOrEqual((runs + erred) * 3);
   });
 
   test('the MCP servers really were killed mid-call: once per write of every MCP run', () => {
     const mcpRuns = report.scenarios.filter((s) => (s.row as AgentRow).mcp).length + 2; // and the two clean runs
     expect(report.stats.mcpKills).toBeGreaterThan(0);
-    // Each kill fails every call parked at its server; every run had its three writes parked once.
-    expect(report.stats.mcpWrites).toBe(mcpRuns * 3);
+    // Each kill fails every call parked at its server; every run had its three writes parked once (a
+    // run that erred and was run again, up to three).
+    const erred = report.reruns.filter((r) => rowOf(r.id).mcp).length;
+    expect(report.stats.mcpWrites).toBeGreaterThanOrEqual(mcpRuns * 3);
+    expect(report.stats.mcpWrites).toBeLessThanOrEqual((mcpRuns + erred) * 3);
   });
 
   test('the two simplest designs do duplicate, and markers without keys do ask', () => {

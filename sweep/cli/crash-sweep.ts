@@ -6,15 +6,15 @@ import { formatTable } from '../report/table';
 import { agentSuite } from '../agent/agent-suite';
 import { ConfigError, loadSweepConfig } from '../config/load-config';
 import { configRows, configSuite } from '../config/config-suite';
-import { DEFAULT_BATCH, DEFAULT_LANES, runSweep, type SuiteFactory } from '../engine/passes';
+import { DEFAULT_BATCH, DEFAULT_LANES, DEFAULT_RERUNS, runSweep, type SuiteFactory } from '../engine/passes';
 import { parseScenarioLabel, pickRows } from '../engine/planning';
 import { htmlReport } from '../report/html';
-import { jsonReport, rerunCommand } from '../report/json';
+import { formatReruns, jsonReport, rerunCommand } from '../report/json';
 import { formatTimings } from '../engine/timings';
 import { selectRows } from '../agent/rows';
 
 const USAGE =
-  'npm run sweep -- (or: npx crash-sweep) [--config FILE] [--variant NAME,...] [--scenario N|N.M] [--full] [--json FILE] [--html FILE] [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N]';
+  'npm run sweep -- (or: npx crash-sweep) [--config FILE] [--variant NAME,...] [--scenario N|N.M] [--full] [--json FILE] [--html FILE] [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N] [--reruns N]';
 
 const HELP = `Kills a worker process at every crash point a clean run reaches (with --full, again at every point
 of its recovery too), and prints what the kills did: duplicates, missing effects, questions to a
@@ -28,7 +28,9 @@ Without --config: the agent loop and the five designs. With --config FILE: your 
   --json/--html FILE   every scenario, as data or as a page
   --keep-server        keep the dev server and its Web UI after the sweep
   --address HOST:PORT  sweep on an existing Temporal server (--namespace NS)
-  --batch N, --lanes N scenarios per worker process, batches in flight`;
+  --batch N, --lanes N scenarios per worker process, batches in flight
+  --reruns N           run a scenario that erred (a busy machine: a live task timed out, a kill
+                       landed late) again up to N times, alone; it counts only when clean (default ${DEFAULT_RERUNS})`;
 
 /**
  * `npm run sweep`: the crash sweep, of the agent loop and the designs, or with `--config FILE` of a
@@ -52,6 +54,7 @@ async function main(): Promise<void> {
       namespace: { type: 'string' },
       batch: { type: 'string', default: String(DEFAULT_BATCH) },
       lanes: { type: 'string', default: String(DEFAULT_LANES) },
+      reruns: { type: 'string', default: String(DEFAULT_RERUNS) },
       help: { type: 'boolean', default: false },
     },
     USAGE,
@@ -90,6 +93,9 @@ async function main(): Promise<void> {
   const lanes = Number(values.lanes);
   if (!Number.isInteger(lanes) || lanes < 1)
     throw new UsageError(`bad --lanes ${values.lanes}: a whole number of batches in flight`, USAGE);
+  const reruns = Number(values.reruns);
+  if (!Number.isInteger(reruns) || reruns < 0)
+    throw new UsageError(`bad --reruns ${values.reruns}: a whole number of runs again (0: none)`, USAGE);
 
   const started = Date.now();
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)}s`;
@@ -106,6 +112,7 @@ async function main(): Promise<void> {
     twice: values.full || (values.scenario !== undefined && parseScenarioLabel(values.scenario).second !== undefined),
     batchSize,
     lanes,
+    reruns,
     scenario: values.scenario,
     address: values.address,
     namespace: values.namespace,
@@ -119,6 +126,7 @@ async function main(): Promise<void> {
     `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations${formatStats(report.stats)}${report.temporalKills > 0 ? `, ${report.temporalKills} Temporal server kills` : ''}`,
   );
   console.error(formatTimings(report));
+  if (report.reruns.length > 0) console.error(formatReruns(report.reruns));
   const data = jsonReport(report, { existingServer: values.address !== undefined, config: values.config });
   if (values.json) {
     writeFileSync(values.json, JSON.stringify(data, null, 2));

@@ -41,8 +41,24 @@ export interface SweepOptions {
   namespace?: string;
   /** Leave the sweep's dev server running, with its Web UI, and return it in the report. Default `false`. */
   keepServer?: boolean;
+  /**
+   * How many times a scenario that erred is run again, alone in a smaller batch, before its error
+   * stands: on a busy machine a live task can time out or a kill land late, which says nothing of the
+   * swept code. A scenario counts only when a run of it is clean. Default {@link DEFAULT_RERUNS}; 0: none.
+   */
+  reruns?: number;
   /** Progress lines, for people. Default: none. */
   progress?: (line: string) => void;
+}
+
+/** A run of a scenario that erred and was run again (a fresh run of the same row, killed at the same points). */
+export interface Rerun {
+  /** The scenario's id (`agent twice 3.7`). */
+  id: string;
+  /** Which run of it erred: 1 for the first, 2 for its first re-run. */
+  attempt: number;
+  /** Why that run did not count. */
+  error: string;
 }
 
 /** The sweep's findings. */
@@ -51,6 +67,8 @@ export interface SweepReport {
   /** The table of the first pass alone: what a sweep without the second pass prints. */
   firstPass: Row[];
   scenarios: Scenario[];
+  /** The runs that erred and were run again, in order; the scenario that replaced each is in `scenarios`. */
+  reruns: Rerun[];
   /** Each row's crash points, in the order a clean run reaches them. */
   points: Record<string, Array<{ name: string; detail: string }>>;
   generations: number;
@@ -71,13 +89,20 @@ export interface SweepReport {
 export const DEFAULT_BATCH = 150;
 /** Batches in flight at once. */
 export const DEFAULT_LANES = 1;
+/** Re-runs of a scenario that erred, before its error stands. */
+export const DEFAULT_RERUNS = 2;
+/** The largest batch of re-runs: a smaller batch loads the machine less. */
+const RERUN_BATCH = 25;
 
 /** Thrown when a clean run is not clean: every count of the sweep would be meaningless. */
 export class DirtyCleanRunError extends Error {
   readonly row: string;
-  constructor(row: string, reason: string) {
+  /** A busy machine can cause it (a timeout): the clean run is run again before the sweep gives up. */
+  readonly mayBeLoad: boolean;
+  constructor(row: string, reason: string, mayBeLoad = false) {
     super(`the clean run of ${row} ${reason}`);
     this.row = row;
+    this.mayBeLoad = mayBeLoad;
     this.name = 'DirtyCleanRunError';
   }
 }
@@ -93,8 +118,9 @@ async function checkNoRetry(client: Client, s: Scenario): Promise<void> {
   for (const e of events) {
     const timedOut = e.activityTaskTimedOutEventAttributes;
     if (timedOut && !s.row.slowActivities?.includes(timedOutActivityType(events, e)))
-      throw new DirtyCleanRunError(s.row.name, 'had an activity time out');
-    if (e.workflowTaskTimedOutEventAttributes) throw new DirtyCleanRunError(s.row.name, 'had a workflow task time out');
+      throw new DirtyCleanRunError(s.row.name, 'had an activity time out', true);
+    if (e.workflowTaskTimedOutEventAttributes)
+      throw new DirtyCleanRunError(s.row.name, 'had a workflow task time out', true);
     if (e.workflowTaskFailedEventAttributes) throw new DirtyCleanRunError(s.row.name, 'had a workflow task fail');
     const attempt = e.activityTaskStartedEventAttributes?.attempt ?? 1;
     if (attempt > 1 && !s.row.fault && !s.row.retries)
@@ -111,6 +137,22 @@ async function closeAll(servers: Map<number, Promise<KillableServerHost>>): Prom
 async function killableCpu(servers: Map<number, Promise<KillableServerHost>>): Promise<number> {
   const hosts = await Promise.all([...servers.values()].map((t) => t.catch(() => null)));
   return hosts.reduce((sum, h) => sum + (h?.cpuSeconds() ?? 0), 0);
+}
+
+/** A fresh run of a scenario: the same row, killed at the same points, expected to land where it was. */
+function rerunOf(s: Scenario): Scenario {
+  const label = s.id.slice(`${s.row.name} ${s.pass} `.length);
+  return newScenario(s.row, s.pass, label, s.kills, s.expected);
+}
+
+/** Why scenarios erred, for a progress line: each kind of error (its words up to the first detail) with its count. */
+export function summarizeErrors(errors: string[]): string {
+  const kinds = new Map<string, number>();
+  for (const e of errors) {
+    const kind = e.split(/[:(]/)[0].trim();
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  return [...kinds].map(([kind, n]) => `${n} ${kind}`).join(', ');
 }
 
 function cpuTotal(usage: NodeJS.CpuUsage): number {
@@ -152,15 +194,53 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     const counter = { generations: 0 };
     const timings = new Timings();
     const ready = suite;
-    const run = (scenarios: Scenario[], phase: string) =>
+    const run = (scenarios: Scenario[], phase: string, size = batchSize) =>
       runScenarios(
         scenarios,
-        { server, suite: ready, batchSize, lanes, timings, progress, counter, killableServer },
+        { server, suite: ready, batchSize: size, lanes, timings, progress, counter, killableServer },
         phase,
       );
 
+    const reruns: Rerun[] = [];
+    const maxReruns = options.reruns ?? DEFAULT_RERUNS;
+    /** Runs the scenarios, then each one that erred again, alone in smaller batches, until a run is clean or none are left. */
+    const runAndRerun = async (
+      scenarios: Scenario[],
+      phase: string,
+      erred: (s: Scenario) => Promise<string | null>,
+    ) => {
+      await run(scenarios, phase);
+      for (let attempt = 1; ; attempt++) {
+        const failed: Array<{ at: number; error: string }> = [];
+        for (const [at, s] of scenarios.entries()) {
+          const error = await erred(s);
+          if (error) failed.push({ at, error });
+        }
+        if (failed.length === 0 || attempt > maxReruns) return;
+        progress(
+          `${phase}: ${failed.length} scenario(s) erred, running them again (${attempt} of ${maxReruns}): ${summarizeErrors(failed.map((f) => f.error))}`,
+        );
+        const again = failed.map(({ at, error }) => {
+          const s = scenarios[at];
+          reruns.push({ id: s.id, attempt, error });
+          return (scenarios[at] = rerunOf(s));
+        });
+        await run(again, `${phase}, again`, Math.min(batchSize, RERUN_BATCH));
+      }
+    };
+
     const cleans = rows.map((v) => newScenario(v, 'clean', 'run', [], []));
-    await run(cleans, 'clean runs');
+    // A clean run that erred, or whose history has a timeout, may have met a busy machine: it runs again.
+    await runAndRerun(cleans, 'clean runs', async (c) => {
+      if (c.error) return c.error;
+      try {
+        await checkNoRetry(c.client ?? server.env.client, c);
+        return null;
+      } catch (err) {
+        if (err instanceof DirtyCleanRunError && err.mayBeLoad) return err.message;
+        throw err;
+      }
+    });
     const points: SweepReport['points'] = {};
     const cleanOutcomes = new Map<string, Outcome>();
     for (const c of cleans) {
@@ -179,7 +259,9 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     const once = firstPass(cleans, only);
     if (only && once.length === 0)
       throw new Error(`no scenario ${options.scenario}: the clean run has ${cleans[0].finalPoints.length} points`);
-    await run(once, 'once');
+    const erred = async (s: Scenario) => s.error ?? null;
+    // Before the second pass, which kills each first-pass restart at the points it reached.
+    await runAndRerun(once, 'once', erred);
 
     const twice = options.twice === false ? [] : secondPass(once, only);
     if (only?.second !== undefined && twice.length === 0) {
@@ -187,7 +269,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
         throw new Error(`no scenario ${options.scenario}: ${rows[0].name} is swept in the first pass only`);
       throw new Error(`no scenario ${options.scenario}: the restart of ${only.first} reached fewer points`);
     }
-    if (twice.length > 0) await run(twice, 'twice');
+    if (twice.length > 0) await runAndRerun(twice, 'twice', erred);
 
     const scenarios = [...once, ...twice];
     const temporalKills = (await Promise.all([...killable.values()])).reduce((sum, t) => sum + t.kills, 0);
@@ -195,6 +277,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       rows: summarize(rows, scenarios, cleanOutcomes),
       firstPass: summarize(rows, once, cleanOutcomes),
       scenarios,
+      reruns,
       points,
       generations: counter.generations,
       stats: suite.stats?.() ?? {},

@@ -22,6 +22,7 @@ export function htmlReport(data: JsonReport): string {
 <h1>Crash sweep</h1>
 <p>${data.scenarios.length} scenarios in ${data.seconds.toFixed(0)} s. Each cell is one scenario: a worker SIGKILLed at a recorded point
 (and, in the matrix, killed again at a point of its restart). Click a cell for its detail.</p>
+${reruns(data)}
 ${legend()}
 ${table(data)}
 ${variants.join('\n')}
@@ -31,6 +32,13 @@ ${SCRIPT}</script>
 </body>
 </html>
 `;
+}
+
+/** The runs that erred and were run again (a busy machine), if any: the table counts only clean runs. */
+function reruns(data: JsonReport): string {
+  if (data.reruns.length === 0) return '';
+  const items = data.reruns.map((r) => `<li>${esc(`${r.id}, run ${r.attempt}: ${r.error}`)}</li>`).join('');
+  return `<details class="reruns"><summary>${data.reruns.length} run(s) erred and were run again; the table counts only clean runs</summary><ul>${items}</ul></details>`;
 }
 
 /** What a scenario's cell says, worst first. */

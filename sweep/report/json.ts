@@ -1,5 +1,5 @@
 // The sweep's report for programs (`--json`), and the command that runs one scenario again.
-import type { SweepReport } from '../engine/passes';
+import { summarizeErrors, type Rerun, type SweepReport } from '../engine/passes';
 import type { Scenario } from '../engine/scenario';
 
 /** How a sweep was run, for the command that runs one of its scenarios again. */
@@ -44,7 +44,20 @@ export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {
       ...(notable ? { rerun: rerunCommand(s.row.name, killIndexes(s), rerun) } : {}),
     };
   });
-  return { rows: report.rows, points: report.points, seconds: report.seconds, rerun, scenarios };
+  return { rows: report.rows, points: report.points, seconds: report.seconds, rerun, scenarios, reruns: report.reruns };
+}
+
+/**
+ * The runs that erred and were run again, for people: how many, why, and that the table counts only
+ * clean runs. Each scenario's id names it; the errors are listed as the sweep met them.
+ */
+export function formatReruns(reruns: readonly Rerun[]): string {
+  const scenarios = new Set(reruns.map((r) => r.id)).size;
+  return [
+    `re-ran ${scenarios} scenario(s) that erred (${reruns.length} run(s) did not count: ${summarizeErrors(reruns.map((r) => r.error))}); the table counts only runs that were clean:`,
+    ...reruns.slice(0, 20).map((r) => `  ${r.id}, run ${r.attempt}: ${r.error}`),
+    ...(reruns.length > 20 ? [`  and ${reruns.length - 20} more (--json lists them all)`] : []),
+  ].join('\n');
 }
 
 export type JsonReport = ReturnType<typeof jsonReport>;

@@ -1,5 +1,4 @@
 // `npm run sweep` and `npx crash-sweep`: the sweep's command line.
-import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { commaList, parseCommandLine, runMain, UsageError } from '../../common/cli';
 import { formatTable } from '../report/table';
@@ -97,6 +96,14 @@ async function main(): Promise<void> {
   if (!Number.isInteger(reruns) || reruns < 0)
     throw new UsageError(`bad --reruns ${values.reruns}: a whole number of runs again (0: none)`, USAGE);
 
+  // Interrupted (Ctrl-C, a CI job's SIGTERM): exit, which SIGKILLs every process the sweep started
+  // (engine/children.ts); the sweep's own dev server stops as its parent goes.
+  let onInterrupt: (signal: NodeJS.Signals) => void = (signal) => {
+    console.error(`${signal}: the sweep stops, and every process it started with it`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => onInterrupt(signal));
+
   const started = Date.now();
   const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)}s`;
   const passes = values.full
@@ -149,7 +156,7 @@ async function main(): Promise<void> {
     console.error(
       `the Temporal dev server is still running at ${report.kept.address}, Web UI at ${report.kept.ui}; Ctrl-C stops it`,
     );
-    await once(process, 'SIGINT');
+    await new Promise<void>((stop) => (onInterrupt = () => stop()));
     await report.kept.stop();
   }
   if (failed.length > 0) throw new Error(`${failed.length} scenario(s) failed: the table above does not count them`);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { parseEventLine, type CrashEvent, type CrashPlan } from '../worker/line-protocol';
 import type { WorkerLaunch } from './suite';
+import { endWithSweep } from './children';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -74,6 +75,7 @@ export class Generation {
       },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    endWithSweep(this.proc);
     this.identity = `gen-${label}@${this.proc.pid}`;
     this.proc.stdin!.on('error', () => {}); // a worker that died early: its exit is reported instead
     this.exited = once(this.proc, 'exit');

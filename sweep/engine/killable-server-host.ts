@@ -7,6 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { devServerExecutable } from '../../common/temporal-cli';
 import { searchAttributeFlags, type AnySearchAttributeKey } from '../../common/search-attribute-flags';
 import { cpuSeconds } from './timings';
+import { endWithSweep } from './children';
 
 /**
  * The dev server's flags for a sweep: one partition per task queue, so a task reaches the one worker
@@ -134,10 +135,8 @@ export class KillableServerHost implements BatchTemporal {
     ];
     const proc = spawn(devServerExecutable().path, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     this.proc = proc;
-    // A sweep that exits without closing (an uncaught error) takes its server with it.
-    const orphan = () => proc.kill('SIGKILL');
-    process.once('exit', orphan);
-    proc.once('exit', () => process.removeListener('exit', orphan));
+    // A sweep that exits without closing (an uncaught error, an interrupt) takes its server with it.
+    endWithSweep(proc);
     proc.stderr!.on('data', (chunk: Buffer) => {
       this.log = (this.log + chunk.toString()).slice(-10_000);
     });

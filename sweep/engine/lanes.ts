@@ -49,15 +49,21 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
   const started = Date.now();
   let done = 0;
   let nextBatch = 0;
+  let failed = false;
   const lane = async (laneNo: number) => {
-    while (nextBatch < batches.length) {
+    while (nextBatch < batches.length && !failed) {
       const batch = batches[nextBatch++];
       batchCounter += 1;
       const kills = batch[0].row.serverDies !== undefined;
       if (kills && !options.killableServer)
         throw new Error(`${batch[0].row.name}: its Temporal server dies, and this sweep has no server it may kill`);
       const temporal = kills ? await options.killableServer!(laneNo) : shared;
-      await runBatch(batch, { ...options, temporal, lane: laneNo, taskQueue: `${QUEUE_PREFIX}-${batchCounter}` });
+      try {
+        await runBatch(batch, { ...options, temporal, lane: laneNo, taskQueue: `${QUEUE_PREFIX}-${batchCounter}` });
+      } catch (err) {
+        failed = true; // the other lanes start no new batch
+        throw err;
+      }
       done += batch.length;
       const seconds = (Date.now() - started) / 1000;
       const rate = done / seconds;
@@ -65,7 +71,13 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
       options.progress(`${phase}: ${done}/${scenarios.length} scenarios, ${rate.toFixed(1)}/s${left}`);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(options.lanes, batches.length) }, (_, i) => lane(i)));
+  // A lane that fails stops the others after their batch, and the sweep waits for them: each batch
+  // kills the worker processes it started, so none is left running when the error reaches the caller.
+  const ends = await Promise.allSettled(
+    Array.from({ length: Math.min(options.lanes, batches.length) }, (_, i) => lane(i)),
+  );
+  const failure = ends.find((e): e is PromiseRejectedResult => e.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 /** Even batches, at least one per lane: a short last batch would leave the other lanes idle. */

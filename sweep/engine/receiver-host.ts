@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import net from 'node:net';
 import readline from 'node:readline';
 import { parseEventLine } from '../worker/line-protocol';
+import { endWithSweep } from './children';
 import type { BatchPlan, SuiteRun } from './suite';
 
 /** How a receiver's process starts under the harness. */
@@ -91,6 +92,7 @@ export class ReceiverHost {
       env: { ...process.env, ...spec.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    endWithSweep(proc);
     readline.createInterface({ input: proc.stderr! }).on('line', (line) => {
       const event = parseEventLine(line);
       if (event?.type === 'parked') this.parked.set(event.workflowId, event.detail);

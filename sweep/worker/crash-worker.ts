@@ -131,6 +131,9 @@ function watchForLateness(): ActivityInterceptorsFactory {
   });
 }
 
+/** A generation's exit code when the sweep that started it is gone. */
+export const EXIT_SWEEP_GONE = 3;
+
 /**
  * The body of every worker process the sweep starts (a "generation"), whatever it runs: installs the
  * crash hook from the plan (`CRASH_PLAN`, a JSON file), lets `build` make the worker with the engine's
@@ -139,7 +142,8 @@ function watchForLateness(): ActivityInterceptorsFactory {
  * the moment the current one is dead).
  *
  * Environment: `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, `TASK_QUEUE`, `CRASH_PLAN`, `CRASH_STANDBY`,
- * `WORKER_IDENTITY` (the server records `NAME@PID` for every task this process starts).
+ * `WORKER_IDENTITY` (the server records `NAME@PID` for every task this process starts). In standby
+ * it exits once stdin closes: the sweep that started it is gone.
  */
 export async function runCrashWorker(build: (settings: CrashWorkerSettings) => Promise<Worker>): Promise<void> {
   const plan: CrashPlan = process.env.CRASH_PLAN
@@ -166,11 +170,15 @@ export async function runCrashWorker(build: (settings: CrashWorkerSettings) => P
   if (process.env.CRASH_STANDBY === '1') {
     await new Promise<void>((go) => {
       let first = true;
-      readline.createInterface({ input: process.stdin }).on('line', (line) => {
+      const lines = readline.createInterface({ input: process.stdin });
+      lines.on('line', (line) => {
         if (first) go();
         else if (line.trim()) hook.resume((JSON.parse(line) as { resume: CrashPlan['targets'] }).resume);
         first = false;
       });
+      // The sweep holds the other end of stdin for as long as it lives: once it is gone (it failed,
+      // was interrupted or SIGKILLed), no one will ever kill or count this generation, so it ends too.
+      lines.on('close', () => process.exit(EXIT_SWEEP_GONE));
     });
   }
   await worker.run();

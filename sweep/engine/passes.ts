@@ -122,9 +122,18 @@ async function checkNoRetry(client: Client, s: Scenario): Promise<void> {
     if (e.workflowTaskTimedOutEventAttributes)
       throw new DirtyCleanRunError(s.row.name, 'had a workflow task time out', true);
     if (e.workflowTaskFailedEventAttributes) throw new DirtyCleanRunError(s.row.name, 'had a workflow task fail');
-    const attempt = e.activityTaskStartedEventAttributes?.attempt ?? 1;
-    if (attempt > 1 && !s.row.fault && !s.row.retries)
-      throw new DirtyCleanRunError(s.row.name, `retried an activity (attempt ${attempt})`);
+    const started = e.activityTaskStartedEventAttributes;
+    const attempt = started?.attempt ?? 1;
+    if (attempt > 1 && !s.row.fault && !s.row.retries) {
+      // An attempt that timed out in a live worker leaves no event of its own, only the next attempt's
+      // last failure: a busy machine, which a run again may not meet.
+      const afterTimeout = !!started?.lastFailure?.timeoutFailureInfo;
+      throw new DirtyCleanRunError(
+        s.row.name,
+        `retried an activity (attempt ${attempt}${afterTimeout ? ', after a timeout' : ''})`,
+        afterTimeout,
+      );
+    }
   }
 }
 

@@ -53,38 +53,30 @@ describe('sweeping a workflow of your own with one config file', () => {
     expect(report.scenarios.every((s) => s.outcome)).toBe(true);
   }, 300_000);
 
-  test('the fixed order (keys from the workflow and activity ids, a shop that honours them): no duplicate, nothing missing', async () => {
-    const report = await runSweep({ suite: configSuite(config('fixed')), twice: false });
-    expect(failures(report)).toEqual([]);
-    expect(formatTable(report.rows).split('\n')[1]).toMatch(
-      /^order, keys the shop honours +14 +0 +0 +0 +0 +0 +0 +0 +0$/,
-    );
-  }, 300_000);
-
-  test('a scenario that erred is run again, alone, and counts only when a run of it is clean; the report says which and why', async () => {
+  test('the fixed order (keys from the workflow and activity ids, a shop that honours them): no duplicate, nothing missing; a scenario that erred runs again and counts only when clean', async () => {
+    // The fixed config (examples/order/fixed.config.ts) with a check that fails once, for one
+    // first-pass scenario: the sweep runs that scenario again, alone, and says which and why.
     const file = path.join(ROOT, 'test', 'fixtures', 'configs', 'check-fails-once.config.ts');
     const lines: string[] = [];
-    // One scenario keeps it short: killed after the shop took the charge.
-    const report = await runSweep({ suite: configSuite(file), scenario: '4', progress: (l) => lines.push(l) });
+    const report = await runSweep({ suite: configSuite(file), twice: false, progress: (l) => lines.push(l) });
     expect(failures(report)).toEqual([]);
     // On a busy machine a run may also err for the machine (a live task timed out): that runs again too.
     expect(report.reruns).toContainEqual({
-      id: 'order-check-fails-once once 4',
+      id: expect.stringMatching(/^order-check-fails-once once \d+$/),
       attempt: expect.any(Number),
       error: 'counting its effects failed: the shop did not answer (on purpose, once)',
     });
     // The scenario that replaced it is a fresh run, killed at the same point.
-    const [again] = report.scenarios;
-    expect(again.landed.map((p) => `${p.name} ${p.detail}`)).toEqual(['http.accepted POST 127.0.0.1 /charges']);
+    const again = report.scenarios.find((s) => s.id === report.reruns[0].id)!;
     expect(again.landed).toEqual(again.expected);
     expect(lines).toContainEqual(
       expect.stringMatching(
-        /^once: 1 scenario\(s\) erred, running them again \(\d of 2\): 1 counting its effects failed$/,
+        /^once: \d+ scenario\(s\) erred, running them again \(\d of 2\): .*1 counting its effects failed/,
       ),
     );
-    // The same row as the fixed order's: the run that erred counts nowhere.
+    // The fixed order's row: the run that erred counts nowhere.
     expect(formatTable(report.rows).split('\n')[1]).toMatch(
-      /^order, a check that fails once +1 +0 +0 +0 +0 +0 +0 +0 +0$/,
+      /^order, a check that fails once +14 +0 +0 +0 +0 +0 +0 +0 +0$/,
     );
   }, 300_000);
 

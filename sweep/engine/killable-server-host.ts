@@ -7,6 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { devServerExecutable } from '../../common/temporal-cli';
 import { searchAttributeFlags, type AnySearchAttributeKey } from '../../common/search-attribute-flags';
 import { cpuSeconds } from './timings';
+import { freePort } from '../../common/free-port';
 import { endWithSweep } from './children';
 
 /**
@@ -181,15 +182,4 @@ function canConnect(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
-}
-
-/** A TCP port nobody listens on now. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
 }

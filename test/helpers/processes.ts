@@ -1,7 +1,6 @@
 // Child processes for tests: an entry point through tsx, waited for by its output, killed with SIGKILL.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -74,11 +73,5 @@ export function startChild(entry: string, args: string[] = [], env: NodeJS.Proce
   };
 }
 
-/** A port nothing listens on now: taken on 127.0.0.1, then freed. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+/** A port nothing listens on now, below the ephemeral range (common/free-port.ts). */
+export { freePort } from '../../common/free-port';

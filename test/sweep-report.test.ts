@@ -17,6 +17,7 @@ function scenario(
 ): Scenario {
   return {
     id: 'x',
+    label: '1',
     row,
     pass,
     kills: [],

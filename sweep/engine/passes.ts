@@ -110,31 +110,32 @@ export class DirtyCleanRunError extends Error {
 /**
  * A clean run must see no retry and no timeout, so that every duplicate the sweep reports was caused
  * by a kill. Only a row that injects a fault (or kills a server of its own, or has a slow receiver) may
- * retry, and only after a failure; only its slow activities may time out.
+ * retry, and only after a failure; only its slow activities may time out. Returns the first problem.
  */
-async function checkNoRetry(client: Client, s: Scenario): Promise<void> {
+async function historyProblem(client: Client, s: Scenario): Promise<DirtyCleanRunError | null> {
   const history = await client.workflow.getHandle(s.workflowId).fetchHistory();
   const events = history.events ?? [];
   for (const e of events) {
     const timedOut = e.activityTaskTimedOutEventAttributes;
     if (timedOut && !s.row.slowActivities?.includes(timedOutActivityType(events, e)))
-      throw new DirtyCleanRunError(s.row.name, 'had an activity time out', true);
+      return new DirtyCleanRunError(s.row.name, 'had an activity time out', true);
     if (e.workflowTaskTimedOutEventAttributes)
-      throw new DirtyCleanRunError(s.row.name, 'had a workflow task time out', true);
-    if (e.workflowTaskFailedEventAttributes) throw new DirtyCleanRunError(s.row.name, 'had a workflow task fail');
+      return new DirtyCleanRunError(s.row.name, 'had a workflow task time out', true);
+    if (e.workflowTaskFailedEventAttributes) return new DirtyCleanRunError(s.row.name, 'had a workflow task fail');
     const started = e.activityTaskStartedEventAttributes;
     const attempt = started?.attempt ?? 1;
     if (attempt > 1 && !s.row.fault && !s.row.retries) {
       // An attempt that timed out in a live worker leaves no event of its own, only the next attempt's
       // last failure: a busy machine, which a run again may not meet.
       const afterTimeout = !!started?.lastFailure?.timeoutFailureInfo;
-      throw new DirtyCleanRunError(
+      return new DirtyCleanRunError(
         s.row.name,
         `retried an activity (attempt ${attempt}${afterTimeout ? ', after a timeout' : ''})`,
         afterTimeout,
       );
     }
   }
+  return null;
 }
 
 /** Stops the Temporal servers a sweep started to kill. */
@@ -150,8 +151,7 @@ async function killableCpu(servers: Map<number, Promise<KillableServerHost>>): P
 
 /** A fresh run of a scenario: the same row, killed at the same points, expected to land where it was. */
 function rerunOf(s: Scenario): Scenario {
-  const label = s.id.slice(`${s.row.name} ${s.pass} `.length);
-  return newScenario(s.row, s.pass, label, s.kills, s.expected);
+  return newScenario(s.row, s.pass, s.label, s.kills, s.expected);
 }
 
 /** Why scenarios erred, for a progress line: each kind of error (its words up to the first detail) with its count. */
@@ -239,16 +239,15 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     };
 
     const cleans = rows.map((v) => newScenario(v, 'clean', 'run', [], []));
-    // A clean run that erred, or whose history has a timeout, may have met a busy machine: it runs again.
+    // A clean run that erred, or whose history has a timeout, may have met a busy machine: it runs
+    // again. Any other problem of its history stops the sweep at once.
+    const problems = new Map<Scenario, DirtyCleanRunError>();
     await runAndRerun(cleans, 'clean runs', async (c) => {
       if (c.error) return c.error;
-      try {
-        await checkNoRetry(c.client ?? server.env.client, c);
-        return null;
-      } catch (err) {
-        if (err instanceof DirtyCleanRunError && err.mayBeLoad) return err.message;
-        throw err;
-      }
+      const problem = await historyProblem(c.client ?? server.env.client, c);
+      if (problem && !problem.mayBeLoad) throw problem;
+      if (problem) problems.set(c, problem);
+      return problem?.message ?? null;
     });
     const points: SweepReport['points'] = {};
     const cleanOutcomes = new Map<string, Outcome>();
@@ -259,7 +258,9 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
         throw new DirtyCleanRunError(c.row.name, `left ${JSON.stringify(o)}`);
       if (c.finalPoints.length === 0)
         throw new DirtyCleanRunError(c.row.name, 'reached no crash point: is the crash-sweep plugin in its worker?');
-      await checkNoRetry(c.client ?? server.env.client, c);
+      // Its last run's history (every run of it met the machine's load).
+      const problem = problems.get(c);
+      if (problem) throw problem;
       points[c.row.name] = c.finalPoints.map(({ name, detail }) => ({ name, detail }));
       cleanOutcomes.set(c.row.name, o);
     }

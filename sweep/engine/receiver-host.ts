@@ -5,13 +5,14 @@ import net from 'node:net';
 import readline from 'node:readline';
 import { parseEventLine } from '../worker/line-protocol';
 import { endWithSweep } from './children';
+import { freePort } from '../../common/free-port';
 import type { BatchPlan, SuiteRun } from './suite';
 
 /** How a receiver's process starts under the harness. */
 export interface ReceiverLaunch {
   /** Its name, for error messages. */
   name: string;
-  /** `node [...args]`, given the port to listen on (0 the first time). */
+  /** `node [...args]`, given the port to listen on (the same one at every restart). */
   args(port: number): string[];
   env: Record<string, string>;
   cwd: string;
@@ -50,6 +51,8 @@ export class ReceiverHost {
 
   /** Starts serving (on a free port the first time, the same port after) and waits until it listens. */
   async start(): Promise<void> {
+    // Below the ephemeral range, so that no outgoing connection takes it while the receiver is down.
+    if (this.port === 0) this.port = await freePort();
     const next = this.standby ?? this.launch();
     this.standby = null;
     this.parked.clear();

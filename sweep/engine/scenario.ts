@@ -11,8 +11,10 @@ export type Pass = 'clean' | 'once' | 'twice';
 
 /** One run of a row, killed at zero, one or two points. */
 export interface Scenario {
-  /** Unique in a sweep: `ROW PASS LABEL`, where the label is the kill indexes (`3`, `3.7`). */
+  /** Unique in a sweep: `ROW PASS LABEL`. */
   id: string;
+  /** The kill indexes (`3`, `3.7`; `run` for a clean run). */
+  label: string;
   /** The row of the table it counts in. */
   row: SuiteRow;
   pass: Pass;
@@ -52,6 +54,7 @@ export function newScenario(
   const tag = `${row.name}-${pass}-${scenarioCounter}`;
   return {
     id: `${row.name} ${pass} ${label}`,
+    label,
     row,
     pass,
     kills,

@@ -1,38 +1,18 @@
 // `npm run lint` guards workflow code's determinism and the rules between the sweep's rooms: these
-// are the mistakes it must stop. ESLint runs
-// as its own process, as `npm run lint` runs it (its config is an ES module, which jest cannot load).
+// are the mistakes it must stop. ESLint runs in a process of its own (its config is an ES module,
+// which jest cannot load), as `npm run lint` runs it.
 // That the repository itself is clean is `npm run lint`'s own check, which `.ci/run` runs before the tests.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { ROOT } from './helpers/processes';
+import { LintHost } from './helpers/lint-host';
 
-type Result = { filePath: string; messages: Array<{ ruleId: string | null; message: string; line: number }> };
-
-function eslint(args: string[], stdin?: string): Promise<Result[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [path.join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--format', 'json', ...args],
-      { cwd: ROOT },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', () => {
-      try {
-        resolve(JSON.parse(out) as Result[]);
-      } catch {
-        reject(new Error(`eslint printed no report: ${err || out}`));
-      }
-    });
-    child.stdin.end(stdin ?? '');
-  });
-}
+// One ESLint process for the whole file: loading its config and type checker once, not once a case.
+let host: LintHost;
+beforeAll(() => {
+  host = new LintHost();
+});
+afterAll(() => host?.close());
 
 async function problems(code: string, file = 'workflows/lint-example.ts'): Promise<string[]> {
-  const [result] = await eslint(['--stdin', '--stdin-filename', file], code);
-  return result.messages.map((m) => `${m.ruleId}: ${m.message}`);
+  return (await host.lint(code, file)).map((m) => `${m.ruleId}: ${m.message}`);
 }
 
 describe('the determinism lint on workflow code', () => {

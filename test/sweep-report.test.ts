@@ -93,6 +93,7 @@ describe('sweep report', () => {
       points: { turn: [], 'reply-wrong': [] },
       seconds: 1,
       rerun: {},
+      shard: null,
       scenarios: [],
       reruns: [],
     });
@@ -126,14 +127,14 @@ describe('sweep report', () => {
       '  agent once 3, run 2: kill 1 landed on tool.started (call_1), expected tool.returned (call_1)',
       '  agent twice 4.1, run 1: not caused by a kill: activity timed out at event 9 in live worker <gen-8@13>',
     ]);
-    const page = htmlReport({ rows: [], points: {}, seconds: 1, rerun: {}, scenarios: [], reruns });
+    const page = htmlReport({ rows: [], points: {}, seconds: 1, rerun: {}, shard: null, scenarios: [], reruns });
     expect(page).toContain('3 run(s) erred and were run again; the table counts only clean runs');
     expect(page).toContain(
       '<li>agent twice 4.1, run 1: not caused by a kill: activity timed out at event 9 in live worker &lt;gen-8@13&gt;</li>',
     );
-    expect(htmlReport({ rows: [], points: {}, seconds: 1, rerun: {}, scenarios: [], reruns: [] })).not.toContain(
-      'erred and were run again',
-    );
+    expect(
+      htmlReport({ rows: [], points: {}, seconds: 1, rerun: {}, shard: null, scenarios: [], reruns: [] }),
+    ).not.toContain('erred and were run again');
   });
 
   test('approvals and paid calls count only beyond what the clean run made', () => {

@@ -6,14 +6,15 @@ import { agentSuite } from '../agent/agent-suite';
 import { ConfigError, loadSweepConfig } from '../config/load-config';
 import { configRows, configSuite } from '../config/config-suite';
 import { DEFAULT_BATCH, DEFAULT_LANES, DEFAULT_RERUNS, runSweep, type SuiteFactory } from '../engine/passes';
-import { parseScenarioLabel, pickRows } from '../engine/planning';
+import { parseScenarioLabel, parseShard, pickRows, type Shard } from '../engine/planning';
+import { MERGE_USAGE, mergeCommand } from './merge';
 import { htmlReport } from '../report/html';
 import { formatReruns, jsonReport, rerunCommand } from '../report/json';
 import { formatTimings } from '../engine/timings';
 import { selectRows } from '../agent/rows';
 
 const USAGE =
-  'npm run sweep -- (or: npx crash-sweep) [--config FILE] [--variant NAME,...] [--scenario N|N.M] [--full] [--json FILE] [--html FILE] [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N] [--reruns N]';
+  'npm run sweep -- (or: npx crash-sweep) [--config FILE] [--variant NAME,...] [--scenario N|N.M] [--full] [--json FILE] [--html FILE] [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N] [--reruns N] [--shard K/N]';
 
 const HELP = `Kills a worker process at every crash point a clean run reaches (with --full, again at every point
 of its recovery too), and prints what the kills did: duplicates, missing effects, questions to a
@@ -29,7 +30,9 @@ Without --config: the agent loop and the five designs. With --config FILE: your 
   --address HOST:PORT  sweep on an existing Temporal server (--namespace NS)
   --batch N, --lanes N scenarios per worker process, batches in flight
   --reruns N           run a scenario that erred (a busy machine: a live task timed out, a kill
-                       landed late) again up to N times, alone; it counts only when clean (default ${DEFAULT_RERUNS})`;
+                       landed late) again up to N times, alone; it counts only when clean (default ${DEFAULT_RERUNS})
+  --shard K/N          run the K-th of N shares of the scenarios, one sweep process of N on one server
+                       (--address); join their --json reports with: ${MERGE_USAGE}`;
 
 /**
  * `npm run sweep`: the crash sweep, of the agent loop and the designs, or with `--config FILE` of a
@@ -38,6 +41,7 @@ Without --config: the agent loop and the five designs. With --config FILE: your 
  * timeout no kill caused.
  */
 async function main(): Promise<void> {
+  if (process.argv[2] === 'merge') return mergeCommand(process.argv.slice(3));
   const { values } = parseCommandLine(
     process.argv.slice(2),
     {
@@ -54,6 +58,7 @@ async function main(): Promise<void> {
       batch: { type: 'string', default: String(DEFAULT_BATCH) },
       lanes: { type: 'string', default: String(DEFAULT_LANES) },
       reruns: { type: 'string', default: String(DEFAULT_RERUNS) },
+      shard: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     USAGE,
@@ -95,6 +100,16 @@ async function main(): Promise<void> {
   const reruns = Number(values.reruns);
   if (!Number.isInteger(reruns) || reruns < 0)
     throw new UsageError(`bad --reruns ${values.reruns}: a whole number of runs again (0: none)`, USAGE);
+  let shard: Shard | undefined;
+  if (values.shard !== undefined) {
+    try {
+      shard = parseShard(values.shard);
+    } catch (err) {
+      throw new UsageError(`${(err as Error).message.replace(/^bad shard/, 'bad --shard')}`, USAGE);
+    }
+    if (values.scenario !== undefined)
+      throw new UsageError('--scenario runs one scenario: it cannot be split with --shard', USAGE);
+  }
 
   // Interrupted (Ctrl-C, a CI job's SIGTERM): exit, which SIGKILLs every process the sweep started
   // (engine/children.ts); the sweep's own dev server stops as its parent goes.
@@ -110,7 +125,7 @@ async function main(): Promise<void> {
     ? 'killed once and twice'
     : 'first pass only: killed once (--full kills every restart again)';
   console.error(
-    `crash sweep: ${variants.map((v) => v.name).join(', ')} (${passes})${values.address ? ` on ${values.address}` : ''}`,
+    `crash sweep: ${variants.map((v) => v.name).join(', ')} (${passes})${values.address ? ` on ${values.address}` : ''}${shard ? `, shard ${shard.index}/${shard.count}` : ''}`,
   );
   const report = await runSweep({
     suite,
@@ -120,6 +135,7 @@ async function main(): Promise<void> {
     batchSize,
     lanes,
     reruns,
+    shard,
     scenario: values.scenario,
     address: values.address,
     namespace: values.namespace,

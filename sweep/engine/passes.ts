@@ -1,7 +1,7 @@
 // The crash sweep for any suite: the clean runs, the first pass and the second, and the report.
 import type { Client } from '@temporalio/client';
 import { summarize, type Outcome, type Row } from './counting';
-import { firstPass, parseScenarioLabel, pickRows, secondPass } from './planning';
+import { firstPass, parseScenarioLabel, pickRows, secondPass, shareOf, type Shard } from './planning';
 import { newScenario, type Scenario } from './scenario';
 import { timedOutActivityType } from './audit';
 import { startServer, type SweepServer, type TemporalHost } from './sweep-server';
@@ -47,6 +47,11 @@ export interface SweepOptions {
    * swept code. A scenario counts only when a run of it is clean. Default {@link DEFAULT_RERUNS}; 0: none.
    */
   reruns?: number;
+  /**
+   * Run only this share of the scenarios, one of several sweep processes on one server (`--shard K/N`;
+   * `crash-sweep merge` joins their reports). Default: every scenario.
+   */
+  shard?: Shard;
   /** Progress lines, for people. Default: none. */
   progress?: (line: string) => void;
 }
@@ -71,6 +76,8 @@ export interface SweepReport {
   reruns: Rerun[];
   /** Each row's crash points, in the order a clean run reaches them. */
   points: Record<string, Array<{ name: string; detail: string }>>;
+  /** The share of the scenarios this sweep ran, if it was one of several (`--shard K/N`). */
+  shard: Shard | null;
   generations: number;
   /** The suite's own figures (the agent's: MCP server kills, and the writes they cut off). */
   stats: Record<string, number>;
@@ -180,6 +187,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   const lanes = options.lanes ?? DEFAULT_LANES;
   const only = options.scenario ? parseScenarioLabel(options.scenario) : null;
+  if (only && options.shard) throw new Error('one scenario (scenario) cannot be split into shards (shard)');
   const searchAttributes = options.suite.searchAttributes ?? [];
   const server = await startServer({
     address: options.address,
@@ -266,9 +274,14 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     }
     progress(`clean runs: ${cleans.map((c) => `${c.row.name} ${c.finalPoints.length} points`).join(', ')}`);
 
-    const once = firstPass(cleans, only);
-    if (only && once.length === 0)
+    const planned = firstPass(cleans, only);
+    if (only && planned.length === 0)
       throw new Error(`no scenario ${options.scenario}: the clean run has ${cleans[0].finalPoints.length} points`);
+    const once = shareOf(planned, options.shard);
+    if (options.shard)
+      progress(
+        `shard ${options.shard.index}/${options.shard.count}: ${once.length} of the first pass's ${planned.length} scenarios, and the second pass of those`,
+      );
     const erred = async (s: Scenario) => s.error ?? null;
     // Before the second pass, which kills each first-pass restart at the points it reached.
     await runAndRerun(once, 'once', erred);
@@ -289,6 +302,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       scenarios,
       reruns,
       points,
+      shard: options.shard ?? null,
       generations: counter.generations,
       stats: suite.stats?.() ?? {},
       temporalKills,

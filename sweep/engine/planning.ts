@@ -53,3 +53,27 @@ export function secondPass(once: readonly Scenario[], only: ScenarioChoice | nul
     )
     .filter((s) => !only || (only.second !== undefined && s.kills[1].index === only.second));
 }
+
+/** One share of a sweep that several processes run together (`--shard K/N`): the K-th of N, from 1. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/** `K/N` with 1 ≤ K ≤ N; throws on anything else. */
+export function parseShard(text: string): Shard {
+  const m = text.trim().match(/^(\d+)\/(\d+)$/);
+  const shard = m ? { index: Number(m[1]), count: Number(m[2]) } : null;
+  if (!shard || shard.count < 1 || shard.index < 1 || shard.index > shard.count)
+    throw new Error(`bad shard ${JSON.stringify(text)}: K/N, the K-th share of N (1/2 and 2/2 for two)`);
+  return shard;
+}
+
+/**
+ * A shard's share of the first pass: every N-th scenario, from its K-th. Each shard runs every clean
+ * run (the points must be the same in all of them) and the second pass of its own first-pass
+ * scenarios only, so the shards' scenarios together are the whole sweep's, each run once.
+ */
+export function shareOf<T>(once: readonly T[], shard: Shard | undefined): T[] {
+  return shard ? once.filter((_, i) => i % shard.count === shard.index - 1) : [...once];
+}

@@ -44,7 +44,16 @@ export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {
       ...(notable ? { rerun: rerunCommand(s.row.name, killIndexes(s), rerun) } : {}),
     };
   });
-  return { rows: report.rows, points: report.points, seconds: report.seconds, rerun, scenarios, reruns: report.reruns };
+  return {
+    rows: report.rows,
+    points: report.points,
+    seconds: report.seconds,
+    rerun,
+    /** The share this report holds, if the sweep was split (`--shard K/N`): `crash-sweep merge` joins the shares. */
+    shard: report.shard,
+    scenarios,
+    reruns: report.reruns,
+  };
 }
 
 /**

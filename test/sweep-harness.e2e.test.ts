@@ -28,7 +28,7 @@ describe('the sweep harness checks its own kills', () => {
       lanes: 1,
       timings: new Timings(),
       progress: () => {},
-      counter: { generations: 0 },
+      counter: { generations: 0, lanes: 0 },
     };
 
     const clean = newScenario(agent, 'clean', 'run', [], []);

@@ -14,7 +14,7 @@ import { formatTimings } from '../engine/timings';
 import { selectRows } from '../agent/rows';
 
 const USAGE =
-  'npm run sweep -- (or: npx crash-sweep) [--config FILE] [--variant NAME,...] [--scenario N|N.M] [--full] [--json FILE] [--html FILE] [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N] [--reruns N] [--shard K/N]';
+  'npm run sweep -- (or: npx crash-sweep) [--config FILE] [--variant NAME,...] [--scenario N|N.M] [--full] [--json FILE] [--html FILE] [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N|auto] [--reruns N] [--shard K/N]';
 
 const HELP = `Kills a worker process at every crash point a clean run reaches (with --full, again at every point
 of its recovery too), and prints what the kills did: duplicates, missing effects, questions to a
@@ -28,7 +28,9 @@ Without --config: the agent loop and the five designs. With --config FILE: your 
   --json/--html FILE   every scenario, as data or as a page
   --keep-server        keep the dev server and its Web UI after the sweep
   --address HOST:PORT  sweep on an existing Temporal server (--namespace NS)
-  --batch N, --lanes N scenarios per worker process, batches in flight
+  --batch N            scenarios per worker process (default ${DEFAULT_BATCH})
+  --lanes N|auto       batches in flight; auto (the default): one, and one more while the machine
+                       leaves 1.5 cores idle, at most one per 1.5 cores (1 on 2 cores)
   --reruns N           run a scenario that erred (a busy machine: a live task timed out, a kill
                        landed late) again up to N times, alone; it counts only when clean (default ${DEFAULT_RERUNS})
   --shard K/N          run the K-th of N shares of the scenarios, one sweep process of N on one server
@@ -94,9 +96,9 @@ async function main(): Promise<void> {
   const batchSize = Number(values.batch);
   if (!Number.isInteger(batchSize) || batchSize < 1)
     throw new UsageError(`bad --batch ${values.batch}: a whole number of scenarios`, USAGE);
-  const lanes = Number(values.lanes);
-  if (!Number.isInteger(lanes) || lanes < 1)
-    throw new UsageError(`bad --lanes ${values.lanes}: a whole number of batches in flight`, USAGE);
+  const lanes = values.lanes === 'auto' ? 'auto' : Number(values.lanes);
+  if (lanes !== 'auto' && (!Number.isInteger(lanes) || lanes < 1))
+    throw new UsageError(`bad --lanes ${values.lanes}: a whole number of batches in flight, or auto`, USAGE);
   const reruns = Number(values.reruns);
   if (!Number.isInteger(reruns) || reruns < 0)
     throw new UsageError(`bad --reruns ${values.reruns}: a whole number of runs again (0: none)`, USAGE);
@@ -146,7 +148,7 @@ async function main(): Promise<void> {
   console.log(formatTable(report.rows));
   const total = report.scenarios.length;
   console.error(
-    `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations${formatStats(report.stats)}${report.temporalKills > 0 ? `, ${report.temporalKills} Temporal server kills` : ''}`,
+    `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations${report.lanes > 1 ? ` in up to ${report.lanes} lanes` : ''}${formatStats(report.stats)}${report.temporalKills > 0 ? `, ${report.temporalKills} Temporal server kills` : ''}`,
   );
   console.error(formatTimings(report));
   if (report.reruns.length > 0) console.error(formatReruns(report.reruns));

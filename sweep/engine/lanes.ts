@@ -1,11 +1,18 @@
 // Runs scenarios in batches, in lanes side by side, each lane on its own task queue.
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { runBatch } from './batch';
 import type { Scenario } from './scenario';
 import type { SweepServer } from './sweep-server';
 import type { SweepSuite } from './suite';
 import type { BatchTemporal } from './killable-server-host';
 import type { Timings } from './timings';
+import { IdleMeter, LANE_CHECK_MS, laneLimit, shouldAddLane, shouldDropLane } from './lane-count';
+
+/** How many batches run side by side: a number, or `auto` to add lanes while the machine has cores to spare. */
+export type Lanes = number | 'auto';
+
+const CORES = os.availableParallelism();
 
 /** Options of {@link runScenarios}. */
 export interface RunOptions {
@@ -13,13 +20,16 @@ export interface RunOptions {
   suite: SweepSuite;
   /** How many scenarios share one worker generation. */
   batchSize: number;
-  /** How many batches run side by side, each on its own task queue with its own generations. */
-  lanes: number;
+  /**
+   * How many batches run side by side, each on its own task queue with its own generations; `auto`:
+   * one, and one more whenever the machine leaves a lane's worth of cores idle (lane-count.ts).
+   */
+  lanes: Lanes;
   timings: Timings;
   /** Called with a line of progress now and then. */
   progress: (line: string) => void;
-  /** Counts generations (for the label of plan files). */
-  counter: { generations: number };
+  /** Counts generations (for the label of plan files), and the most lanes that ran at once. */
+  counter: { generations: number; lanes: number };
   /** The Temporal server the lane kills, for rows whose server dies (`serverDies`); started on first use. */
   killableServer?(lane: number): Promise<BatchTemporal>;
 }
@@ -40,7 +50,9 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
     const kind = s.row.serverDies ?? '';
     kinds.set(kind, [...(kinds.get(kind) ?? []), s]);
   }
-  const batches = [...kinds.values()].flatMap((group) => evenBatches(group, options));
+  // With lanes chosen by the sweep, batches for as many lanes as the machine may run.
+  const planned = options.lanes === 'auto' ? laneLimit(CORES) : options.lanes;
+  const batches = [...kinds.values()].flatMap((group) => evenBatches(group, options.batchSize, planned));
   const shared: BatchTemporal = {
     address: options.server.temporal.address,
     namespace: options.server.env.client.options.namespace,
@@ -50,8 +62,14 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
   let done = 0;
   let nextBatch = 0;
   let failed = false;
+  const meter = new IdleMeter();
+  let idleCores = CORES;
   const lane = async (laneNo: number) => {
     while (nextBatch < batches.length && !failed) {
+      if (options.lanes === 'auto' && shouldDropLane({ lane: laneNo, idleCores })) {
+        options.progress(`${phase}: lane ${laneNo + 1} ends, the machine has ${idleCores.toFixed(1)} cores idle`);
+        return;
+      }
       const batch = batches[nextBatch++];
       batchCounter += 1;
       const kills = batch[0].row.serverDies !== undefined;
@@ -71,18 +89,46 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
       options.progress(`${phase}: ${done}/${scenarios.length} scenarios, ${rate.toFixed(1)}/s${left}`);
     }
   };
+  const running: Array<Promise<void>> = [];
+  const startLane = () => {
+    running.push(lane(running.length));
+    options.counter.lanes = Math.max(options.counter.lanes, running.length);
+  };
+  const fixed = options.lanes === 'auto' ? 1 : Math.min(options.lanes, batches.length);
+  for (let i = 0; i < fixed; i++) startLane();
+  // `auto`: every few seconds, the idle cores of the last window decide whether a lane more starts.
+  const check =
+    options.lanes === 'auto'
+      ? setInterval(() => {
+          idleCores = meter.sample();
+          const state = {
+            running: running.length,
+            cores: CORES,
+            idleCores,
+            batchesWaiting: batches.length - nextBatch,
+          };
+          if (failed || !shouldAddLane(state)) return;
+          startLane();
+          options.progress(
+            `${phase}: lane ${running.length} starts, the machine had ${idleCores.toFixed(1)} of ${CORES} cores idle`,
+          );
+        }, LANE_CHECK_MS)
+      : null;
   // A lane that fails stops the others after their batch, and the sweep waits for them: each batch
   // kills the worker processes it started, so none is left running when the error reaches the caller.
-  const ends = await Promise.allSettled(
-    Array.from({ length: Math.min(options.lanes, batches.length) }, (_, i) => lane(i)),
-  );
-  const failure = ends.find((e): e is PromiseRejectedResult => e.status === 'rejected');
-  if (failure) throw failure.reason;
+  try {
+    let ends: Array<PromiseSettledResult<void>> = [];
+    while (ends.length < running.length) ends = await Promise.allSettled([...running]);
+    const failure = ends.find((e): e is PromiseRejectedResult => e.status === 'rejected');
+    if (failure) throw failure.reason;
+  } finally {
+    if (check) clearInterval(check);
+  }
 }
 
 /** Even batches, at least one per lane: a short last batch would leave the other lanes idle. */
-function evenBatches(scenarios: Scenario[], options: RunOptions): Scenario[][] {
-  const count = Math.max(Math.min(options.lanes, scenarios.length), Math.ceil(scenarios.length / options.batchSize));
+function evenBatches(scenarios: Scenario[], batchSize: number, lanes: number): Scenario[][] {
+  const count = Math.max(Math.min(lanes, scenarios.length), Math.ceil(scenarios.length / batchSize));
   const size = Math.ceil(scenarios.length / Math.max(1, count));
   const batches: Scenario[][] = [];
   for (let start = 0; start < scenarios.length; start += size) batches.push(scenarios.slice(start, start + size));

@@ -6,7 +6,7 @@ import { newScenario, type Scenario } from './scenario';
 import { timedOutActivityType } from './audit';
 import { startServer, type SweepServer, type TemporalHost } from './sweep-server';
 import type { SweepSuite } from './suite';
-import { runScenarios } from './lanes';
+import { runScenarios, type Lanes } from './lanes';
 import { KillableServerHost } from './killable-server-host';
 import { cpuSeconds, Timings } from './timings';
 import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
@@ -28,8 +28,11 @@ export interface SweepOptions {
   twice?: boolean;
   /** How many scenarios share one worker generation. Default {@link DEFAULT_BATCH}. */
   batchSize?: number;
-  /** How many batches run side by side. Default {@link DEFAULT_LANES}. */
-  lanes?: number;
+  /**
+   * How many batches run side by side, or `auto`: one, and one more while the machine leaves a lane's
+   * worth of cores idle (at most one lane per 1.5 cores). Default {@link DEFAULT_LANES}.
+   */
+  lanes?: Lanes;
   /**
    * Run one scenario only: its label, `N` (killed once at the clean run's N-th point) or `N.M` (then
    * at the restart's M-th point). Default: every scenario.
@@ -79,6 +82,8 @@ export interface SweepReport {
   /** The share of the scenarios this sweep ran, if it was one of several (`--shard K/N`). */
   shard: Shard | null;
   generations: number;
+  /** The most batches that ran side by side. */
+  lanes: number;
   /** The suite's own figures (the agent's: MCP server kills, and the writes they cut off). */
   stats: Record<string, number>;
   /** How many times the sweep SIGKILLed a Temporal server (rows with `serverDies`). */
@@ -94,8 +99,8 @@ export interface SweepReport {
 
 /** Scenarios per worker generation: larger batches overload the dev server on 2 cores. */
 export const DEFAULT_BATCH = 150;
-/** Batches in flight at once. */
-export const DEFAULT_LANES = 1;
+/** Batches in flight at once: chosen by the sweep from the cores the machine leaves idle. */
+export const DEFAULT_LANES: Lanes = 'auto';
 /** Re-runs of a scenario that erred, before its error stands. */
 export const DEFAULT_RERUNS = 2;
 /** The largest batch of re-runs: a smaller batch loads the machine less. */
@@ -208,7 +213,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   try {
     suite = await options.suite(server);
     const rows = pickRows(suite.rows, options.rows);
-    const counter = { generations: 0 };
+    const counter = { generations: 0, lanes: 0 };
     const timings = new Timings();
     const ready = suite;
     const run = (scenarios: Scenario[], phase: string, size = batchSize) =>
@@ -304,6 +309,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       points,
       shard: options.shard ?? null,
       generations: counter.generations,
+      lanes: counter.lanes,
       stats: suite.stats?.() ?? {},
       temporalKills,
       seconds: (Date.now() - started) / 1000,

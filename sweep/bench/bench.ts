@@ -8,6 +8,8 @@ import { runSweep, type SweepReport } from '../engine/passes';
 import { formatTimings } from '../engine/timings';
 import { selectRows } from '../agent/rows';
 import { startWorld, type World } from '../agent/world';
+import { targetLines } from './targets';
+import os from 'node:os';
 
 const USAGE = 'npm run bench -- [--runs N] [--skip-full]';
 
@@ -17,8 +19,10 @@ const USAGE = 'npm run bench -- [--runs N] [--skip-full]';
  * 1. limit: clean agent runs per second that the sweep's dev server and one worker process sustain
  *    with no kill at all, and the CPU each costs; and the CPU of replaying one whole history, which a
  *    restart pays for every run it resumes and a clean run never does;
- * 2. sweep: scenarios per second of `--variant agent`, then of the full sweep;
- * 3. the ratio sweep/limit, and where the sweep's time and CPU went.
+ * 2. sweep: scenarios per second of `--variant agent`, of the first pass of every row (`npm run
+ *    sweep`), then of the full sweep;
+ * 3. the ratio sweep/limit, and where the sweep's time and CPU went;
+ * 4. the targets (targets.ts), each met or missed, and for a missed one what stands in its way.
  *
  * A benchmark, not a test: it prints figures and asserts nothing about speed.
  */
@@ -48,6 +52,12 @@ async function main(): Promise<void> {
 
   say('sweep --variant agent...');
   const agentSweep = await runSweep({ suite: agentSuite([agent]), progress: (l) => say(`  ${l}`) });
+  say('sweep, first pass of every row...');
+  const firstPass = await runSweep({
+    suite: agentSuite(selectRows()),
+    twice: false,
+    progress: (l) => say(`  ${l}`),
+  });
   let full: SweepReport | null = null;
   if (!values['skip-full']) {
     say('full sweep...');
@@ -62,6 +72,8 @@ async function main(): Promise<void> {
     `replay  ${(replay.cpuMs / replay.histories).toFixed(0)} core-ms to replay one whole clean history (${replay.histories} replayed in-process)`,
     `agent   ${rate(agentSweep).toFixed(1)} scenarios/s (${agentSweep.scenarios.length} in ${agentSweep.seconds.toFixed(1)} s), ${cpuPer(agentSweep).toFixed(3)} core-s per scenario; ratio to the limit ${(rate(agentSweep) / limit.runsPerSecond).toFixed(2)}`,
     ...indent(formatTimings(agentSweep)),
+    `first   ${rate(firstPass).toFixed(1)} scenarios/s (${firstPass.scenarios.length} in ${firstPass.seconds.toFixed(1)} s), ${cpuPer(firstPass).toFixed(3)} core-s per scenario; ratio to the limit ${(rate(firstPass) / limit.runsPerSecond).toFixed(2)}`,
+    ...indent(formatTimings(firstPass)),
   ];
   if (full) {
     lines.push(
@@ -69,6 +81,20 @@ async function main(): Promise<void> {
       ...indent(formatTimings(full)),
     );
   }
+  const measured = (r: SweepReport) => ({
+    scenarios: r.scenarios.length,
+    seconds: r.seconds,
+    cpuPerScenario: cpuPer(r),
+  });
+  lines.push(
+    'targets',
+    ...indent(
+      targetLines(
+        { limitRunsPerSecond: limit.runsPerSecond, cores: os.availableParallelism() },
+        { agent: measured(agentSweep), firstPass: measured(firstPass), full: full ? measured(full) : null },
+      ).join('\n'),
+    ),
+  );
   console.log(lines.join('\n'));
 }
 

@@ -3,24 +3,9 @@
 import { parseShard, shareOf } from '../sweep/engine/planning';
 import { MergeError, mergeShards, parseShardReport } from '../sweep/report/merge';
 import type { JsonReport } from '../sweep/report/json';
-import type { Row } from '../sweep/engine/counting';
+import { emptyRow, type Row } from '../sweep/engine/counting';
 
-const row = (counts: Partial<Row>): Row => ({
-  name: 'r',
-  label: 'a row',
-  group: 'the worker dies',
-  once: 0,
-  twice: 0,
-  withDups: 0,
-  dups: 0,
-  missing: 0,
-  orphans: 0,
-  asks: 0,
-  callsExtra: 0,
-  approvalsExtra: 0,
-  errors: 0,
-  ...counts,
-});
+const row = (counts: Partial<Row>): Row => ({ ...emptyRow({ name: 'r', label: 'a row' }), ...counts });
 
 const scenario = (pass: 'once' | 'twice', kills: number[]) => ({
   id: `r ${pass} ${kills.join('.')}`,

@@ -79,6 +79,25 @@ export interface CountedScenario {
   error?: string;
 }
 
+/** A row of the table with every count 0. */
+export function emptyRow(v: { name: string; label: string; group?: string }): Row {
+  return {
+    name: v.name,
+    label: v.label,
+    group: v.group ?? WORKER_GROUP,
+    once: 0,
+    twice: 0,
+    withDups: 0,
+    dups: 0,
+    missing: 0,
+    orphans: 0,
+    asks: 0,
+    callsExtra: 0,
+    approvalsExtra: 0,
+    errors: 0,
+  };
+}
+
 /** Sums each row's scenarios; `clean` is what each row's clean run made (calls, approvals). */
 export function summarize(
   rows: ReadonlyArray<{ name: string; label: string; group?: string }>,
@@ -87,21 +106,9 @@ export function summarize(
 ): Row[] {
   return rows.map((v) => {
     const mine = scenarios.filter((s) => s.row.name === v.name && s.pass !== 'clean');
-    const row: Row = {
-      name: v.name,
-      label: v.label,
-      group: v.group ?? WORKER_GROUP,
-      once: mine.filter((s) => s.pass === 'once').length,
-      twice: mine.filter((s) => s.pass === 'twice').length,
-      withDups: 0,
-      dups: 0,
-      missing: 0,
-      orphans: 0,
-      asks: 0,
-      callsExtra: 0,
-      approvalsExtra: 0,
-      errors: 0,
-    };
+    const row = emptyRow(v);
+    row.once = mine.filter((s) => s.pass === 'once').length;
+    row.twice = mine.filter((s) => s.pass === 'twice').length;
     for (const s of mine) {
       if (s.error || !s.outcome) {
         row.errors += 1;

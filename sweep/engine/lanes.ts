@@ -90,9 +90,16 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
     }
   };
   const running: Array<Promise<void>> = [];
+  // The lanes at work, by number: a lane that ended frees its number (and the killable server that
+  // goes with it) for the next one, and is not counted against the limit.
+  const busy = new Set<number>();
   const startLane = () => {
-    running.push(lane(running.length));
-    options.counter.lanes = Math.max(options.counter.lanes, running.length);
+    let laneNo = 0;
+    while (busy.has(laneNo)) laneNo += 1;
+    busy.add(laneNo);
+    running.push(lane(laneNo).finally(() => busy.delete(laneNo)));
+    options.counter.lanes = Math.max(options.counter.lanes, busy.size);
+    return laneNo;
   };
   const fixed = options.lanes === 'auto' ? 1 : Math.min(options.lanes, batches.length);
   for (let i = 0; i < fixed; i++) startLane();
@@ -102,15 +109,15 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
       ? setInterval(() => {
           idleCores = meter.sample();
           const state = {
-            running: running.length,
+            running: busy.size,
             cores: CORES,
             idleCores,
             batchesWaiting: batches.length - nextBatch,
           };
           if (failed || !shouldAddLane(state)) return;
-          startLane();
+          const laneNo = startLane();
           options.progress(
-            `${phase}: lane ${running.length} starts, the machine had ${idleCores.toFixed(1)} of ${CORES} cores idle`,
+            `${phase}: lane ${laneNo + 1} starts, the machine had ${idleCores.toFixed(1)} of ${CORES} cores idle`,
           );
         }, LANE_CHECK_MS)
       : null;

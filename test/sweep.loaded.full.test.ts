@@ -1,9 +1,8 @@
 // The sweep on a machine that is busy with other work: two processes keep both cores busy while the
-// agent loop's row is swept (its first pass). Live tasks are slower and kills land later; a scenario
-// that errs for it runs again (`--reruns`), and the row must equal the golden table's, with no error
-// left. Run by `npm run test:full` and by CI. The slow receiver's rows are not here: their counts hang
-// on how late a retry comes against the tracker's hold, and on a busy machine they differ with no
-// error to show it (docs/limits.md).
+// agent loop's row and the slow receiver's four rows are swept (their first pass). Live tasks are
+// slower, kills land later and retries come later to the slow trackers; a scenario that errs for it
+// runs again (`--reruns`), and the rows must equal the golden table's, with no error left. Run by
+// `npm run test:full` and by CI.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,7 +13,7 @@ import { selectRows } from '../sweep/agent/rows';
 import { formatReruns } from '../sweep/report/json';
 import { ROOT } from './helpers/processes';
 
-const ROWS = 'agent';
+const ROWS = 'agent,agent-slow-unclaimed,agent-slow,agent-slow-keyless-silent,agent-slow-keyless';
 /** A table's rows as cells (parted by two spaces or more), without the header and group lines. */
 const cells = (table: string) =>
   table
@@ -24,7 +23,7 @@ const cells = (table: string) =>
     .map((line) => line.split(/ {2,}/));
 const golden = cells(readFileSync(path.join(ROOT, 'testdata', 'sweep-once.txt'), 'utf8'));
 
-test('with both cores busy, the agent row equals the golden row, with no error left', async () => {
+test("with both cores busy, the agent's row and the slow receiver's rows equal the golden rows, with no error left", async () => {
   const hogs: ChildProcess[] = [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
   try {
     const report = await runSweep({ suite: agentSuite(selectRows(ROWS)), twice: false });
@@ -33,7 +32,13 @@ test('with both cores busy, the agent row equals the golden row, with no error l
     expect(report.scenarios.filter((s) => s.error).map((s) => `${s.id}: ${s.error}`)).toEqual([]);
     const rows = cells(formatTable(report.rows));
     expect(rows).toEqual(rows.map((r) => golden.find((g) => g[0] === r[0])));
-    expect(rows.map((r) => r[0])).toEqual(['agent loop, keyed tracker']);
+    expect(rows.map((r) => r[0])).toEqual([
+      'agent loop, keyed tracker',
+      'agent loop, keyed: key not claimed in flight',
+      'agent loop, keyed: 409 while the key is in flight',
+      'agent loop, keyless + lookup: no commit deadline',
+      'agent loop, keyless + lookup: waits out the deadline',
+    ]);
   } finally {
     for (const h of hogs) h.kill('SIGKILL');
   }

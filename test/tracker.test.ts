@@ -540,6 +540,22 @@ describe('tracker: a receiver slower than its callers', () => {
     }
   });
 
+  test('the hold ends when the caller comes back, however late; only a hold that reaches its cap is marked as run out', async () => {
+    const hold = new SlowCommits(300);
+    let released = false;
+    const first = hold.beforeCommit('late').then(() => (released = true));
+    // Longer than any caller's timeout here, shorter than the cap: still held, no clock ends it.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(released).toBe(false);
+    hold.answered('late');
+    await first;
+    expect(hold.ranOut('late')).toBe(false);
+    await hold.beforeCommit('late'); // the repo's later writes are not held
+    await hold.beforeCommit('never'); // nobody comes back for this one: the cap ends it
+    expect(hold.ranOut('never')).toBe(true);
+    expect(hold.ranOut('late')).toBe(false);
+  });
+
   test('a request held past the commit deadline is answered 503, nothing of it is kept, and its key is free again', async () => {
     let clock = 1_000_000;
     const store = new Store(':memory:');

@@ -4,13 +4,18 @@ import type { CommitHold } from './app';
 /**
  * A receiver slower than its callers' timeouts, scripted for the crash sweep: the first mutation in a
  * repo (a run's first write) is held before it commits until the tracker has answered another request
- * of that repo (the caller gave up and came back: a retry, or a lookup), or at most `capMs`. A
- * timeout-driven step of the caller never lands on the same instant as the hold's end, so the same run
- * does the same thing on a busy machine.
+ * of that repo: the caller gave up and came back (a retry, or a lookup). What ends the hold is that
+ * request, never a clock, so a run does the same thing however late its caller comes back, on a busy
+ * machine too.
+ *
+ * `capMs` only keeps a caller that never comes back from holding the write for ever. A hold that ends
+ * there is remembered ({@link ranOut}): its outcome hung on the time, and the sweep counts such a run
+ * as an error, not a result.
  */
 export class SlowCommits implements CommitHold {
   private readonly seen = new Set<string>();
   private readonly held = new Map<string, Set<() => void>>();
+  private readonly timedOut = new Set<string>();
 
   constructor(private readonly capMs: number) {}
 
@@ -25,12 +30,20 @@ export class SlowCommits implements CommitHold {
         waiting.delete(release);
         resolve();
       };
-      const timer = setTimeout(release, this.capMs);
+      const timer = setTimeout(() => {
+        this.timedOut.add(repo);
+        release();
+      }, this.capMs);
       waiting.add(release);
     });
   }
 
   answered(repo: string): void {
     for (const release of [...(this.held.get(repo) ?? [])]) release();
+  }
+
+  /** Whether a hold of `repo` ended at the cap, with no request of the caller to end it. */
+  ranOut(repo: string): boolean {
+    return this.timedOut.has(repo);
   }
 }

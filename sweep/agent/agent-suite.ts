@@ -13,7 +13,7 @@ import type { SweepServer } from '../engine/sweep-server';
 import type { Counts } from '../engine/counting';
 import type { BatchPlan, SuiteRun, SweepSuite } from '../engine/suite';
 import { SWEEP_WORKFLOW_TASK_TIMEOUT } from '../engine/timeouts';
-import { SWEEP_TIMEOUTS } from './timeouts';
+import { SLOW_RECEIVER, SWEEP_TIMEOUTS } from './timeouts';
 import type { AgentRow } from './rows';
 import { startWorld, type World, type WorldTracker } from './world';
 import type { AgentResult } from '../../workflows/types';
@@ -149,6 +149,11 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
     async check(run, result): Promise<Counts> {
       const failed = person.failureOf(run.workflowId);
       if (failed) throw new Error(failed);
+      if (trackerOf(run).holdRanOut?.(run.tag))
+        throw new Error(
+          `the slow tracker held the run's first write for ${SLOW_RECEIVER.holdCapMs / 1000} s and the run never came back for it: ` +
+            'its counts would hang on that clock',
+        );
       const expected =
         run.row.expects === 'history'
           ? await effectsInHistory(run.client, run.workflowId)

@@ -19,10 +19,15 @@ export const SWEEP_MCP_TIMEOUTS = { ...SWEEP_TIMEOUTS, toolMs: 120_000, heartbea
 export const SERVER_DIES_TIMEOUTS = { modelMs: 60_000, toolMs: 60_000, turnMs: 60_000, retryInitialMs: 100 };
 
 /**
- * The sweep's slow trackers: a run's first write is held before it commits until the tracker
- * answers another request of the run (the caller gave up after the tool's 4 s timeout and came back),
- * or 6 s at most; a request commits within 7 s of its arrival or never. The 6 s lies between the
- * caller's timeout-driven steps (4 s, 8 s after the write was sent), so the hold never ends on the
- * same instant as one of them and a run does the same thing on a busy machine.
+ * The sweep's slow trackers. A run's first write is held before it commits until the tracker has
+ * answered another request of the run (the caller gave up after the tool's 4 s timeout and came back:
+ * a retry or a lookup), so no clock decides what a run does. `holdCapMs` only keeps a run whose
+ * caller never comes back from waiting for ever; a hold that ends there makes its scenario an error.
+ *
+ * The tracker that states its commit deadline (the "waits out the deadline" row) commits a request
+ * within 7 s of its arrival or never; the ladder waits that long before it trusts "not found". Whether
+ * the held write commits or passes its deadline there, the call happens once. The other slow trackers
+ * have a deadline no held write reaches (it is past the cap), so a late caller cannot change their
+ * counts.
  */
-export const SLOW_RECEIVER = { holdMs: 6_000, commitDeadlineMs: 7_000 };
+export const SLOW_RECEIVER = { holdCapMs: 30_000, statedDeadlineMs: 7_000, unreachedDeadlineMs: 60_000 };

@@ -25,6 +25,8 @@ const ROOT = path.resolve(__dirname, '..', '..');
 export interface WorldTracker {
   url: string;
   store: Store;
+  /** A slow tracker's: whether the hold of `repo`'s first write ended at its cap, with no request of the run to end it. */
+  holdRanOut?(repo: string): boolean;
 }
 
 /**
@@ -97,6 +99,30 @@ export interface WorldOptions extends ServerOptions {
   server?: SweepServer;
 }
 
+/** The world's slow trackers. */
+export type SlowTrackerName = Exclude<TrackerName, 'keyed' | 'keyless'>;
+
+/**
+ * A slow tracker's settings: its hold (see {@link SLOW_RECEIVER}) and what it does with keys and its
+ * commit deadline. Only the tracker of the "waits out the deadline" row has a deadline a held write
+ * can reach; it states it.
+ */
+export function slowTrackerSettings(name: SlowTrackerName): {
+  hold: SlowCommits;
+  settings: Omit<TrackerOptions, 'store'>;
+} {
+  const hold = new SlowCommits(SLOW_RECEIVER.holdCapMs);
+  const unreached = { slow: hold, commitDeadlineMs: SLOW_RECEIVER.unreachedDeadlineMs };
+  const stated = { slow: hold, commitDeadlineMs: SLOW_RECEIVER.statedDeadlineMs, stateCommitDeadline: true };
+  const settings: Record<SlowTrackerName, Omit<TrackerOptions, 'store'>> = {
+    slowKeyed: { ...unreached, stateCommitDeadline: true },
+    slowKeyedUnclaimed: { ...unreached, stateCommitDeadline: true, claimKeys: false },
+    slowKeyless: { ...stated, keyless: true },
+    slowKeylessSilent: { ...unreached, keyless: true },
+  };
+  return { hold, settings: settings[name] };
+}
+
 async function listen(app: FastifyInstance): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -140,17 +166,17 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     stores.push(store);
     return { url: await listen(app), store };
   };
-  const slow = () => ({
-    slow: new SlowCommits(SLOW_RECEIVER.holdMs),
-    commitDeadlineMs: SLOW_RECEIVER.commitDeadlineMs,
-  });
+  const slowTracker = async (name: SlowTrackerName) => {
+    const { hold, settings } = slowTrackerSettings(name);
+    return { ...(await tracker(name, settings)), holdRanOut: (repo: string) => hold.ranOut(repo) };
+  };
   const trackers: Record<TrackerName, WorldTracker> = {
     keyed: await tracker('keyed'),
     keyless: await tracker('keyless', { keyless: true }),
-    slowKeyed: await tracker('slowKeyed', { ...slow(), stateCommitDeadline: true }),
-    slowKeyedUnclaimed: await tracker('slowKeyedUnclaimed', { ...slow(), stateCommitDeadline: true, claimKeys: false }),
-    slowKeyless: await tracker('slowKeyless', { ...slow(), keyless: true, stateCommitDeadline: true }),
-    slowKeylessSilent: await tracker('slowKeylessSilent', { ...slow(), keyless: true }),
+    slowKeyed: await slowTracker('slowKeyed'),
+    slowKeyedUnclaimed: await slowTracker('slowKeyedUnclaimed'),
+    slowKeyless: await slowTracker('slowKeyless'),
+    slowKeylessSilent: await slowTracker('slowKeylessSilent'),
   };
   const noMcpConfig = path.join(dir, 'mcp-none.json');
   writeFileSync(noMcpConfig, JSON.stringify({ mcpServers: {} }));

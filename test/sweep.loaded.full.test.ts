@@ -1,8 +1,8 @@
 // The sweep on a machine that is busy with other work: two processes keep both cores busy while the
-// agent loop's row and the slow receiver's four rows are swept (their first pass). Live tasks are
-// slower, kills land later and retries come later to the slow trackers; a scenario that errs for it
-// runs again (`--reruns`), and the rows must equal the golden table's, with no error left. Run by
-// `npm run test:full` and by CI.
+// agent loop's rows where the worker dies (but the MCP ones) and the slow receiver's four rows are
+// swept (their first pass). Live tasks are slower, kills land later and retries come later to the
+// slow trackers; a scenario that errs for it runs again (`--reruns`), and the rows must equal the
+// golden table's, with no error left. Run by `npm run test:full` and by CI.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,17 @@ import { selectRows } from '../sweep/agent/rows';
 import { formatReruns } from '../sweep/report/json';
 import { ROOT } from './helpers/processes';
 
-const ROWS = 'agent,agent-slow-unclaimed,agent-slow,agent-slow-keyless-silent,agent-slow-keyless';
+const ROWS = [
+  'agent',
+  'agent-keyless-lookup',
+  'agent-keyless',
+  'agent-mid-call',
+  'agent-approval',
+  'agent-slow-unclaimed',
+  'agent-slow',
+  'agent-slow-keyless-silent',
+  'agent-slow-keyless',
+].join(',');
 /** A table's rows as cells (parted by two spaces or more), without the header and group lines. */
 const cells = (table: string) =>
   table
@@ -34,6 +44,10 @@ test("with both cores busy, the agent's row and the slow receiver's rows equal t
     expect(rows).toEqual(rows.map((r) => golden.find((g) => g[0] === r[0])));
     expect(rows.map((r) => r[0])).toEqual([
       'agent loop, keyed tracker',
+      'agent loop, keyless + lookup',
+      'agent loop, keyless, no lookup',
+      'agent loop, tool dies mid-call',
+      'agent loop, approval gate',
       'agent loop, keyed: key not claimed in flight',
       'agent loop, keyed: 409 while the key is in flight',
       'agent loop, keyless + lookup: no commit deadline',

@@ -544,7 +544,7 @@ describe('tracker: a receiver slower than its callers', () => {
     const hold = new SlowCommits(300);
     let released = false;
     const first = hold.beforeCommit('late').then(() => (released = true));
-    // Longer than any caller's timeout here, shorter than the cap: still held, no clock ends it.
+    // Half the cap gone: still held, for only a request or the cap ends it.
     await new Promise((r) => setTimeout(r, 150));
     expect(released).toBe(false);
     hold.answered('late');

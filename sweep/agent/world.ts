@@ -111,16 +111,15 @@ export function slowTrackerSettings(name: SlowTrackerName): {
   hold: SlowCommits;
   settings: Omit<TrackerOptions, 'store'>;
 } {
-  const hold = new SlowCommits(SLOW_RECEIVER.holdCapMs);
-  const unreached = { slow: hold, commitDeadlineMs: SLOW_RECEIVER.unreachedDeadlineMs };
-  const stated = { slow: hold, commitDeadlineMs: SLOW_RECEIVER.statedDeadlineMs, stateCommitDeadline: true };
-  const settings: Record<SlowTrackerName, Omit<TrackerOptions, 'store'>> = {
-    slowKeyed: { ...unreached, stateCommitDeadline: true },
-    slowKeyedUnclaimed: { ...unreached, stateCommitDeadline: true, claimKeys: false },
-    slowKeyless: { ...stated, keyless: true },
-    slowKeylessSilent: { ...unreached, keyless: true },
+  const { holdCapMs, statedDeadlineMs, unreachedDeadlineMs } = SLOW_RECEIVER;
+  const own: Record<SlowTrackerName, Omit<TrackerOptions, 'store'>> = {
+    slowKeyed: { stateCommitDeadline: true, commitDeadlineMs: unreachedDeadlineMs },
+    slowKeyedUnclaimed: { stateCommitDeadline: true, commitDeadlineMs: unreachedDeadlineMs, claimKeys: false },
+    slowKeyless: { stateCommitDeadline: true, commitDeadlineMs: statedDeadlineMs, keyless: true },
+    slowKeylessSilent: { commitDeadlineMs: unreachedDeadlineMs, keyless: true },
   };
-  return { hold, settings: settings[name] };
+  const hold = new SlowCommits(holdCapMs);
+  return { hold, settings: { ...own[name], slow: hold } };
 }
 
 async function listen(app: FastifyInstance): Promise<string> {

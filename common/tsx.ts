@@ -1,4 +1,6 @@
-// The Node flags that load TypeScript through this package's tsx, for the child processes it starts.
+// The Node flags that load TypeScript through this package's tsx, and the entry files of the child
+// processes it starts.
+import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 /**
@@ -7,4 +9,13 @@ import { pathToFileURL } from 'node:url';
  */
 export function tsxFlags(): string[] {
   return ['--import', pathToFileURL(require.resolve('tsx')).href];
+}
+
+/**
+ * A child process's entry file, named as its source (`path.join(__dirname, 'worker-main.ts')`): that
+ * file when the caller runs from the sources, its compiled `.js` beside the caller when it runs from
+ * `dist/` (the package's compiled entry points, which a user's code imports).
+ */
+export function entryFile(source: string): string {
+  return existsSync(source) ? source : source.replace(/\.ts$/, '.js');
 }

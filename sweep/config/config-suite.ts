@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { NO_SIGNALS } from '../../common/crash-points';
-import { tsxFlags } from '../../common/tsx';
+import { entryFile, tsxFlags } from '../../common/tsx';
 import type { SweepConfig } from './define-sweep';
 import { loadSweepConfig } from './load-config';
 import { crashSweepPlugin } from '../plugin';
@@ -48,7 +48,7 @@ export function configSuite(file: string): SuiteFactory {
       const suite: SweepSuite = {
         rows: configRows(config, abs),
         worker: {
-          script: path.join(__dirname, 'worker-main.ts'),
+          script: entryFile(path.join(__dirname, 'worker-main.ts')),
           execArgv: tsxFlags(),
           env: { ...env, CRASH_SWEEP_CONFIG: abs, CRASH_SWEEP_BUNDLE: bundle },
           cwd: path.dirname(abs),

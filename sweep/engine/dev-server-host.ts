@@ -2,7 +2,7 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { tsxFlags } from '../../common/tsx';
+import { entryFile, tsxFlags } from '../../common/tsx';
 import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
 import { childPids } from './timings';
 
@@ -20,7 +20,7 @@ export async function startTemporalHost(
   ui: boolean,
   searchAttributes: readonly AnySearchAttributeKey[],
 ): Promise<TemporalHost> {
-  const child = fork(path.join(__dirname, 'dev-server-main.ts'), ui ? ['--ui'] : [], {
+  const child = fork(entryFile(path.join(__dirname, 'dev-server-main.ts')), ui ? ['--ui'] : [], {
     execArgv: tsxFlags(),
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: { ...process.env, CRASH_SWEEP_SEARCH_ATTRIBUTES: JSON.stringify(searchAttributes) },

@@ -8,7 +8,8 @@ import { parseEventLine, type CrashEvent, type CrashPlan } from '../worker/line-
 import type { WorkerLaunch } from './suite';
 import { endWithSweep } from './children';
 
-const ROOT = path.resolve(__dirname, '..', '..');
+/** The package's root, from the sources (`sweep/engine`) as from their compiled copy (`dist/sweep/engine`). */
+const ROOT = ((up) => (path.basename(up) === 'dist' ? path.dirname(up) : up))(path.resolve(__dirname, '..', '..'));
 
 /** How a worker generation starts and where it finds the server. */
 export interface GenerationEnv {

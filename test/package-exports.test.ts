@@ -1,0 +1,121 @@
+// The package as a project of a user's own sees it: every entry point in `exports` is compiled
+// JavaScript with `.d.ts` types, found by TypeScript on its default module resolution (node10, which
+// reads `typesVersions`) and on node16 (which reads `exports`), and loaded by plain Node with no tsx.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT } from './helpers/processes';
+
+const run = promisify(execFile);
+const tsc = path.join(ROOT, 'node_modules', '.bin', 'tsc');
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+/** Every entry point a user can name: `crash-safe-agent`, `crash-safe-agent/sweep`, ... */
+const entries = Object.keys(pkg.exports)
+  .filter((e) => e !== './package.json')
+  .map((e) => (e === '.' ? 'crash-safe-agent' : `crash-safe-agent/${e.slice(2)}`));
+
+/** A user's file that uses one name of every entry point, typed. */
+const USER_CODE = `
+import { defineSweep, runSweep, type SweepConfig } from 'crash-safe-agent';
+import { formatTable } from 'crash-safe-agent/sweep';
+import { crashSweepPlugin, crashPoint } from 'crash-safe-agent/plugin';
+import { agentWorkflow, keyedActivities, type AgentInput } from 'crash-safe-agent/workflow';
+import { createAgentWorker, defineTool } from 'crash-safe-agent/worker';
+import { callKey } from 'crash-safe-agent/activity';
+import { startAgentRun } from 'crash-safe-agent/client';
+
+const config: SweepConfig = defineSweep({
+  rows: [{ name: 'r', label: 'a row' }],
+  workflowsPath: './workflows',
+  activities: () => ({}),
+  start: async ({ client, taskQueue, workflowId }) =>
+    client.workflow.start('w', { taskQueue, workflowId }),
+  check: async () => ({ dups: 0, missing: 0 }),
+});
+const input: AgentInput = { runId: 'r1', task: 'say hello', tools: ['greet'] };
+const greet = defineTool({
+  name: 'greet',
+  description: 'Say hello',
+  parameters: { type: 'object', properties: {} },
+  effect: 'read-only',
+  run: async (_args, ctx) => ctx.key,
+});
+// A wrong type must be an error, or the check proves nothing: the build below expects exactly this one.
+// @ts-expect-error runId is a string
+const wrong: AgentInput = { runId: 1, task: 'x' };
+export const used = [config, input, greet, wrong, runSweep, formatTable, crashSweepPlugin, crashPoint,
+  agentWorkflow, keyedActivities, createAgentWorker, callKey('r1', 'c1'), startAgentRun];
+`;
+
+let dir: string;
+
+beforeAll(async () => {
+  // What `npm ci` (prepare) and `npm pack` build; done here so that dist/ is this tree's.
+  await run(
+    process.execPath,
+    [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    {
+      cwd: ROOT,
+    },
+  );
+  dir = mkdtempSync(path.join(os.tmpdir(), 'package-exports-'));
+  mkdirSync(path.join(dir, 'node_modules'));
+  symlinkSync(ROOT, path.join(dir, 'node_modules', 'crash-safe-agent'), 'dir');
+  writeFileSync(path.join(dir, 'user.ts'), USER_CODE);
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Type-checks the user's file under `compilerOptions`; the compiler's output on failure. */
+async function typecheck(compilerOptions: Record<string, unknown>): Promise<string> {
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, skipLibCheck: true, types: [], ...compilerOptions },
+      files: ['user.ts'],
+    }),
+  );
+  try {
+    await run(tsc, ['-p', 'tsconfig.json'], { cwd: dir });
+    return '';
+  } catch (err) {
+    return (err as { stdout?: string }).stdout || (err as Error).message;
+  }
+}
+
+test('TypeScript on its default module resolution (node10) finds the types of every entry point', async () => {
+  expect(await typecheck({ module: 'commonjs', target: 'es2022' })).toBe('');
+}, 60_000);
+
+test('TypeScript on node16 module resolution (package exports) finds them too', async () => {
+  expect(await typecheck({ module: 'node16', moduleResolution: 'node16', target: 'es2022' })).toBe('');
+}, 60_000);
+
+test('the check fails on a name an entry point does not export', async () => {
+  const good = readFileSync(path.join(dir, 'user.ts'), 'utf8');
+  writeFileSync(path.join(dir, 'user.ts'), `import { noSuchName } from 'crash-safe-agent/worker';\n${good}`);
+  try {
+    expect(await typecheck({ module: 'commonjs', target: 'es2022' })).toMatch(/TS2305.*noSuchName/);
+  } finally {
+    writeFileSync(path.join(dir, 'user.ts'), good);
+  }
+}, 60_000);
+
+test('plain Node, with no tsx, loads every entry point from its compiled JavaScript', async () => {
+  expect(entries.length).toBeGreaterThanOrEqual(7);
+  const script = entries
+    .map(
+      (e) => `const m = require(${JSON.stringify(e)}); if (!Object.keys(m).length) throw new Error('${e} is empty');`,
+    )
+    .map((line) => `{ ${line} }`)
+    .join('\n');
+  const { stdout } = await run(
+    process.execPath,
+    ['-e', `${script}\nconsole.log(require.resolve('crash-safe-agent'), require.resolve('crash-safe-agent/plugin'))`],
+    { cwd: dir },
+  );
+  const [main, plugin] = stdout.trim().split(' ');
+  expect(path.relative(ROOT, main)).toBe(path.join('dist', 'sweep', 'index.js'));
+  expect(path.relative(ROOT, plugin)).toBe(path.join('dist', 'sweep', 'plugin', 'index.js'));
+}, 60_000);

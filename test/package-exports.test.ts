@@ -25,6 +25,7 @@ import { agentWorkflow, keyedActivities, type AgentInput } from 'crash-safe-agen
 import { createAgentWorker, defineTool } from 'crash-safe-agent/worker';
 import { callKey } from 'crash-safe-agent/activity';
 import { startAgentRun } from 'crash-safe-agent/client';
+import { aiSdkModel } from 'crash-safe-agent/ai-sdk';
 
 const config: SweepConfig = defineSweep({
   rows: [{ name: 'r', label: 'a row' }],
@@ -46,7 +47,7 @@ const greet = defineTool({
 // @ts-expect-error runId is a string
 const wrong: AgentInput = { runId: 1, task: 'x' };
 export const used = [config, input, greet, wrong, runSweep, formatTable, crashSweepPlugin, crashPoint,
-  agentWorkflow, keyedActivities, createAgentWorker, callKey('r1', 'c1'), startAgentRun];
+  agentWorkflow, keyedActivities, createAgentWorker, callKey('r1', 'c1'), startAgentRun, aiSdkModel];
 `;
 
 let dir: string;
@@ -103,7 +104,7 @@ test('the check fails on a name an entry point does not export', async () => {
 }, 60_000);
 
 test('plain Node, with no tsx, loads every entry point from its compiled JavaScript', async () => {
-  expect(entries.length).toBeGreaterThanOrEqual(7);
+  expect(entries.length).toBeGreaterThanOrEqual(8);
   const script = entries
     .map(
       (e) => `const m = require(${JSON.stringify(e)}); if (!Object.keys(m).length) throw new Error('${e} is empty');`,

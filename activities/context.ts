@@ -22,8 +22,8 @@ export interface ActivityConfig {
   tools?: ToolRegistry;
 }
 
-/** Marks a crash point of the running activity's workflow. */
-export function point(name: PointName, detail: string): Promise<void> {
+/** Marks a crash point of the running activity's workflow: one of the loop's, or a tool's own. */
+export function point(name: PointName | (string & {}), detail: string): Promise<void> {
   return crashPoint(name, { workflowId: Context.current().info.workflowExecution?.workflowId ?? 'standalone', detail });
 }
 
@@ -34,7 +34,7 @@ export function callContext(req: { tool: string; callId: string; runId: string }
     detail,
     callKey: key(req.runId, req.callId),
     signal: Context.current().cancellationSignal,
-    at: (name: PointName) => point(name, detail),
+    at: (name: PointName | (string & {})) => point(name, detail),
   };
 }
 

@@ -21,10 +21,49 @@ export interface ToolContext {
   attempt: number;
   /** Aborted when the activity is cancelled (its run was cancelled, or its timeout passed). */
   signal: AbortSignal;
+  /**
+   * What the run acts for, from its input (`AgentInput.context`): a customer, an account, a
+   * repository. The model neither sees nor chooses it. `{}` when the run gives none.
+   */
+  context: Readonly<Record<string, unknown>>;
+  /**
+   * Marks a crash point of your own in this call, as `NAME TOOL CALL-ID` (say, `mail.accepted` once
+   * the receiver has answered and before your code reads the answer): a crash sweep can kill the
+   * worker there as at the loop's own points. Outside a sweep it does nothing.
+   */
+  point(name: string): Promise<void>;
+  /**
+   * Tells the run how long the receiver says it keeps keys (as an `Idempotency-Key-Retention`
+   * header would). Tools of one `receiver` share it; once a key may have expired, a repeat is no
+   * longer taken as harmless and a lookup gets `byKey: false`. Default: the run's `keyRetentionMs`.
+   */
+  keysKeptFor(ms: number): void;
 }
 
-/** What a lookup answers: whether the call with this key happened, and what it returned if it did. */
-export type ToolLookupAnswer = boolean | { happened: boolean; output?: unknown };
+/** What a tool's `lookup` gets. */
+export interface ToolLookupQuery<A> {
+  /** The key of the call whose outcome is unknown. */
+  key: string;
+  args: A;
+  callId: string;
+  runId: string;
+  /**
+   * Whether the receiver can be asked by the key: the tool is `keyed`, the run does not say its
+   * receivers ignore keys (`AgentInput.keyless`), and the key has not expired. When `false`, find the
+   * call by what it made (the key written into it, its content).
+   */
+  byKey: boolean;
+  /** The run's context, as `run` gets it. */
+  context: Readonly<Record<string, unknown>>;
+  signal: AbortSignal;
+}
+
+/**
+ * What a lookup answers: whether the call with this key happened, and what it returned if it did.
+ * `commitDeadlineMs` with `happened: false`: no trace yet, but the receiver may still commit a request
+ * this long after it arrived (a slow receiver); the ladder waits that long and asks again.
+ */
+export type ToolLookupAnswer = boolean | { happened: boolean; output?: unknown; commitDeadlineMs?: number };
 
 /** A schema with zod's `safeParse` (zod 3 or 4): it checks the model's arguments and gives the JSON Schema. */
 interface ZodLike<A> {
@@ -47,7 +86,12 @@ export interface ToolDefinition<A> {
    * it cannot tell; then a person is asked. Without it, an unknown outcome of a `keyed` call whose key
    * has expired, or of an `unkeyed` one, goes to a person.
    */
-  lookup?: (query: { key: string; args: A; callId: string; runId: string }) => Promise<ToolLookupAnswer>;
+  lookup?: (query: ToolLookupQuery<A>) => Promise<ToolLookupAnswer>;
+  /**
+   * The service the tool calls. Tools of one receiver share what it says of its keys
+   * (`ctx.keysKeptFor`). Default the tool's own name.
+   */
+  receiver?: string;
   /** Every call waits for a person's approval (by signal) before it runs. Default `false`. */
   needsApproval?: boolean;
   /** How long a call is sent again while `run` throws {@link ReceiverUnavailableError} with `notSent`; default: the run's. */
@@ -118,6 +162,7 @@ export function defineTool<A = Record<string, unknown>>(definition: ToolDefiniti
     lookup: typeof definition.lookup === 'function',
     needsApproval: definition.needsApproval === true,
     registered: true,
+    ...(definition.receiver ? { receiver: definition.receiver } : {}),
     ...(definition.receiverDownMs ? { receiverDownMs: definition.receiverDownMs } : {}),
   };
   const schema = definition.parameters;
@@ -177,8 +222,8 @@ export class ToolRegistry {
   async lookup(
     name: string,
     args: Record<string, unknown>,
-    query: { key: string; callId: string; runId: string },
-  ): Promise<{ happened: boolean; output?: string }> {
+    query: Omit<ToolLookupQuery<unknown>, 'args'>,
+  ): Promise<{ happened: boolean; output?: string; commitDeadlineMs?: number }> {
     const tool = this.get(name);
     if (!tool.definition.lookup) throw new ReceiverRefusedError(`tool ${name} has no lookup`, 'NoLookup');
     const parsed = tool.parse(args);
@@ -187,7 +232,12 @@ export class ToolRegistry {
     if (typeof happened !== 'boolean')
       throw new Error(`the lookup of tool ${name} answered neither true nor false nor { happened }`);
     const output = typeof answer === 'object' && answer.output !== undefined ? textOf(answer.output) : undefined;
-    return happened ? { happened, ...(output !== undefined ? { output } : {}) } : { happened };
+    if (happened) return { happened, ...(output !== undefined ? { output } : {}) };
+    const deadline = typeof answer === 'object' ? answer.commitDeadlineMs : undefined;
+    if (deadline === undefined) return { happened };
+    if (typeof deadline !== 'number' || !Number.isFinite(deadline) || deadline <= 0)
+      throw new Error(`the lookup of tool ${name} answered a commitDeadlineMs that is not a positive number of ms`);
+    return { happened, commitDeadlineMs: deadline };
   }
 }
 

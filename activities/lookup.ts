@@ -25,7 +25,14 @@ export function lookupCall(config: ActivityConfig) {
       await at('lookup.started');
       const answer = req.registered
         ? await registeredTools(config)
-            .lookup(req.tool, req.args, { key: callKey, callId: req.callId, runId: req.runId })
+            .lookup(req.tool, req.args, {
+              key: callKey,
+              callId: req.callId,
+              runId: req.runId,
+              byKey: req.sendKey && !req.keyExpired,
+              context: req.context ?? {},
+              signal,
+            })
             .catch((err: unknown) => {
               throw asActivityError(err, true);
             })

@@ -24,6 +24,7 @@ export function runTool(config: ActivityConfig) {
     heartbeating(async () => {
       const { callKey, signal, at } = callContext(req);
       await at('tool.started');
+      let keptForMs: number | undefined;
       const result = req.registered
         ? await registeredTools(config)
             .run(req.tool, req.args, {
@@ -32,8 +33,15 @@ export function runTool(config: ActivityConfig) {
               callId: req.callId,
               attempt: Context.current().info.attempt,
               signal,
+              context: req.context ?? {},
+              point: at,
+              keysKeptFor: (ms) => {
+                if (!Number.isFinite(ms) || ms <= 0)
+                  throw new Error(`keysKeptFor(${ms}): give a positive number of ms`);
+                keptForMs = ms;
+              },
             })
-            .then((output) => ({ output, replayed: false, retentionMs: undefined }))
+            .then((output) => ({ output, replayed: false, retentionMs: keptForMs }))
             .catch((err: unknown) => {
               throw asActivityError(err, retrying());
             })

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { AGENT_WAITING, WAITING_FOR_A_PERSON, WAITING_NONE } from '../common/search-attributes';
 import type { agentWorkflow } from '../workflows/agent';
+import { contextProblem } from '../workflows/run-input';
 import { approveSignal, resolveSignal } from '../workflows/signals';
 import type { AgentInput, OpenItem, WaitingState } from '../workflows/types';
 import { ensureSearchAttributes } from '../workers/search-attributes';
@@ -30,6 +31,8 @@ export async function startAgentRun(
 ): Promise<WorkflowHandle<typeof agentWorkflow>> {
   const { taskQueue, workflowId, staticSummary, staticDetails, runId = randomUUID(), ...rest } = options;
   const input: AgentInput = { ...rest, runId };
+  const badContext = contextProblem(input.context);
+  if (badContext) throw new TypeError(badContext.replace('; nothing ran', ''));
   const withAttributes = input.searchAttributes !== false;
   if (withAttributes) await ensureSearchAttributes(client.connection.operatorService, client.options.namespace);
   return client.workflow.start<typeof agentWorkflow>('agentWorkflow', {

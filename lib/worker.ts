@@ -26,6 +26,7 @@ export {
   type ToolDefinition,
   type ToolEffect,
   type ToolLookupAnswer,
+  type ToolLookupQuery,
 } from '../activities/define-tool';
 export { openAiModel, type ModelProvider, type OpenAiModelOptions } from '../activities/model';
 export { refused } from '../activities/errors';

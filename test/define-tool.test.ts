@@ -8,7 +8,17 @@ import { keyFromActivityId } from '../common/activity-key';
 import { key } from '../common/key';
 import { callKey } from '../workflows/call-key';
 
-const ctx = { key: 'k', runId: 'r', callId: 'c', attempt: 1, signal: new AbortController().signal };
+const signal = new AbortController().signal;
+const ctx = {
+  key: 'k',
+  runId: 'r',
+  callId: 'c',
+  attempt: 1,
+  signal,
+  context: {},
+  point: async () => {},
+  keysKeptFor: () => {},
+};
 
 describe('defineTool', () => {
   test('a zod 4 schema becomes the JSON Schema the model sees, and checks the arguments before run', async () => {
@@ -83,8 +93,15 @@ describe('defineTool', () => {
     );
   });
 
-  test("a lookup's answer: true, false, or { happened, output }; anything else is an error", async () => {
-    const answers: unknown[] = [true, { happened: false }, { happened: true, output: { id: 7 } }, 'yes'];
+  test("a lookup's answer: true, false, { happened, output } or { happened: false, commitDeadlineMs }; anything else is an error", async () => {
+    const answers: unknown[] = [
+      true,
+      { happened: false },
+      { happened: true, output: { id: 7 } },
+      { happened: false, commitDeadlineMs: 7_000 },
+      'yes',
+      { happened: false, commitDeadlineMs: -1 },
+    ];
     const tool = defineTool({
       name: 't',
       description: 'd',
@@ -94,11 +111,13 @@ describe('defineTool', () => {
       run: async () => 'x',
     });
     const registry = new ToolRegistry([tool]);
-    const q = { key: 'k', callId: 'c', runId: 'r' };
+    const q = { key: 'k', callId: 'c', runId: 'r', byKey: true, context: {}, signal };
     expect(await registry.lookup('t', {}, q)).toEqual({ happened: true });
     expect(await registry.lookup('t', {}, q)).toEqual({ happened: false });
     expect(await registry.lookup('t', {}, q)).toEqual({ happened: true, output: '{"id":7}' });
+    expect(await registry.lookup('t', {}, q)).toEqual({ happened: false, commitDeadlineMs: 7_000 });
     await expect(registry.lookup('t', {}, q)).rejects.toThrow(/answered neither true nor false/);
+    await expect(registry.lookup('t', {}, q)).rejects.toThrow(/commitDeadlineMs that is not a positive number/);
   });
 });
 

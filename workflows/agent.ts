@@ -2,6 +2,7 @@
 import { ApplicationFailure, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { agentActivities } from './agent-activities';
 import { approvalGate } from './approvals';
+import { contextProblem } from './run-input';
 import { callIdentities, callRunner } from './calls';
 import { personQuestions } from './questions';
 import { pendingQuery } from './signals';
@@ -21,6 +22,8 @@ import { runVisibility } from './visibility';
  * with the same `runId`, so every key stays the same.
  */
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
+  const badContext = contextProblem(input.context);
+  if (badContext) throw ApplicationFailure.nonRetryable(badContext, 'BadInput');
   const carried = input.carried;
   const activities = agentActivities(input.timeouts);
   const calls: CallRecord[] = carried?.calls ?? [];

@@ -138,13 +138,13 @@ export function callRunner({
       sendKey: spec.sendsKey,
       trackerUrl: input.trackerUrl,
       server: spec.server,
-      ...(spec.registered ? { registered: true } : {}),
+      ...(spec.registered ? { registered: true, ...(input.context ? { context: input.context } : {}) } : {}),
       ...(spec.server && !spec.readOnly && !spec.idempotent && !spec.sendsKey ? { errorMayHideEffect: true } : {}),
     };
-    // A tool over MCP or registered on the worker says itself whether its receiver honours keys; the
-    // run's `keyless` describes the tracker that the built-in tools call.
-    const keyed = spec.sendsKey && (spec.server !== undefined || spec.registered === true || !input.keyless);
-    const receiver = spec.server ?? 'tracker';
+    // A tool over MCP says itself whether its receiver honours keys; the run's `keyless` says it of
+    // the receivers of the built-in and the registered tools.
+    const keyed = spec.sendsKey && (spec.server !== undefined || !input.keyless);
+    const receiver = spec.server ?? (spec.registered ? (spec.receiver ?? spec.name) : 'tracker');
     const settled = await settleCall(
       {
         readOnly: spec.readOnly,

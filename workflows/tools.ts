@@ -26,6 +26,8 @@ export interface ToolSpec {
   server?: string;
   /** A TypeScript tool registered on the worker (`defineTool`), run by the `runTool` activity itself. */
   registered?: boolean;
+  /** A registered tool's receiver: tools of one receiver share what it says of its keys. Default the tool's name. */
+  receiver?: string;
   /** The server's tool that answers whether a call of this one happened (the lookup rung over MCP). */
   lookupTool?: string;
   /** Takes a `repo` argument, which the run fills in with its own; the model does not see it. */

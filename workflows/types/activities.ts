@@ -36,6 +36,8 @@ export interface ToolRequest {
   server?: string;
   /** A tool registered on the worker with `defineTool`. */
   registered?: boolean;
+  /** The run's context (`AgentInput.context`), for a registered tool. */
+  context?: Record<string, unknown>;
   /** For a lookup over MCP: the server's tool that answers whether the call happened. */
   lookupTool?: string;
   /** For a lookup: the call's key may have expired at the receiver, so only a search can tell. */

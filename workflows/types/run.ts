@@ -41,9 +41,19 @@ export interface AgentInput {
    * `mcpServers`, the run has the tracker's built-in tools.
    */
   tools?: string[];
+  /**
+   * What the run acts for, which the model neither sees nor chooses (a customer, an account, a
+   * repository): a JSON object every registered tool's `run` and `lookup` get as `ctx.context`.
+   * A run whose `context` is not an object fails at once (`BadInput`), before anything runs.
+   */
+  context?: Record<string, unknown>;
   /** The tracker repository the tracker's built-in tools act on; only they need it. */
   repo?: string;
-  /** The tracker ignores keys, so a sent key makes no repeat harmless. Default `false`. */
+  /**
+   * The run's receivers ignore keys (the tracker of the built-in tools, and those of registered
+   * tools), so a sent key makes no repeat harmless and a lookup cannot ask by key. An MCP server says
+   * it of itself. Default `false`.
+   */
   keyless?: boolean;
   /** Tools that wait for a person's approval before each call, besides those the registry marks. Default none. */
   approve?: string[];

@@ -1,0 +1,9 @@
+// The checks of a run's input that the client and the workflow share: plain logic, no Temporal API.
+
+/** Why a run's `context` cannot be given to its tools, or `null`: it must be a JSON object, or absent. */
+export function contextProblem(context: unknown): string | null {
+  if (context === undefined) return null;
+  if (typeof context !== 'object' || context === null || Array.isArray(context))
+    return `the run's context must be a JSON object, not ${Array.isArray(context) ? 'an array' : JSON.stringify(context)}; nothing ran`;
+  return null;
+}

@@ -16,10 +16,14 @@ const importRule = (...patterns) => ({
   ],
 });
 
-/** An example is a user of the package: it imports only what `exports` names (lib/, the sweep's index and plugin). */
+/**
+ * An example is a user of the package: it imports only what `exports` names (lib/, the sweep's index
+ * and plugin), and the receivers it acts on (the tracker's client, as a user's code calls its own
+ * services), never the loop's own code.
+ */
 const EXAMPLE_OWN_CODE = [
-  '^\\.\\./\\.\\./(tracker|model|workflows|activities|mcp|workers|clients|codec|common)(/|$)',
-  "an example is a user of the package: it imports only its entry points (lib/, the sweep's sweep/index.ts)",
+  '^\\.\\./\\.\\./(model|workflows|activities|mcp|workers|clients|codec|common)(/|$)',
+  "an example is a user of the package: it imports only its entry points (lib/, the sweep's sweep/index.ts) and the tracker it acts on",
 ];
 const EXAMPLE_SWEEP = [
   '(^|/)sweep/(?!(plugin|index)$)',

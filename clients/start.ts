@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { commaList, parseCommandLine, runMain, UsageError } from '../common/cli';
 import { parseDuration } from '../common/duration';
-import { TOOL_SPECS, TRIAGE_INSTRUCTIONS } from '../workflows/tools';
+import { TRIAGE_INSTRUCTIONS, TRIAGE_TOOL_NAMES } from '../examples/triage/tools';
 import type { AgentInput } from '../workflows/types';
 import { startAgentRun } from './agent-client';
 import { withClient } from './connect';
@@ -14,7 +14,7 @@ const USAGE =
 function runDetails(input: AgentInput): string {
   return [
     `**Run id** \`${input.runId}\` (every call's idempotency key is made from it)`,
-    `**Repository** ${input.repo}${input.keyless ? ', keyless tracker' : ''}${input.lookup ? '' : ', no lookups'}`,
+    `**Repository** ${input.repo ?? input.context?.repo}${input.keyless ? ', keyless tracker' : ''}${input.lookup ? '' : ', no lookups'}`,
     ...(input.approve?.length ? [`**Needs approval** ${input.approve.join(', ')}`] : []),
     ...(input.mcpServers?.length ? [`**MCP servers** ${input.mcpServers.join(', ')}`] : []),
   ].join('\n\n');
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   if (!values.task) throw new UsageError('--task is required: what the agent should do', USAGE);
   const approve = commaList(values.approve);
   const mcpServers = commaList(values.mcp);
-  const known = TOOL_SPECS.map((t) => t.name);
+  const known = TRIAGE_TOOL_NAMES;
   const unknown = approve.filter((t) => !known.includes(t));
   // The tools of MCP servers are known only to the worker, so their names are not checked here.
   if (unknown.length > 0 && mcpServers.length === 0) {
@@ -64,12 +64,15 @@ async function main(): Promise<void> {
     runId,
     task: values.task,
     instructions: TRIAGE_INSTRUCTIONS,
-    repo: values.repo!,
+    // The triage example's tools, registered on the worker (`npm run worker`), acting on the run's repository;
+    // with --mcp, the tools of those MCP servers instead, which take the repository as `repo`.
+    ...(mcpServers.length > 0
+      ? { repo: values.repo!, mcpServers }
+      : { tools: TRIAGE_TOOL_NAMES, context: { repo: values.repo! } }),
     keyless: values.keyless,
     lookup: !values['no-lookup'],
     approve,
     ...(approvalTimeoutMs !== undefined ? { approvalTimeoutMs } : {}),
-    ...(mcpServers.length > 0 ? { mcpServers } : {}),
   };
   await withClient(async ({ client, taskQueue }) => {
     const handle = await startAgentRun(client, {

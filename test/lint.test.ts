@@ -191,5 +191,18 @@ describe("the rules between the sweep's rooms and the app", () => {
         'examples/order/lint-example.ts',
       ),
     ).toEqual([]);
+    // The receiver the triage example acts on is not the package's code: its client is allowed.
+    expect(
+      await problems(
+        "import { callTrackerTool } from '../../tracker/tools';\nexport const x = callTrackerTool;\n",
+        'examples/triage/lint-example.ts',
+      ),
+    ).toEqual([]);
+    expect(
+      await problems(
+        "import { toolSpec } from '../../workflows/tools';\nexport const x = toolSpec;\n",
+        'examples/triage/lint-example.ts',
+      ),
+    ).toEqual(refused(/an example is a user of the package/));
   });
 });

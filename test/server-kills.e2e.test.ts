@@ -34,13 +34,13 @@ describe('a Temporal dev server killed and restarted on its database file', () =
 
 describe('the sweep kills the Temporal server at a point, and again during the recovery', () => {
   test('killed after the tracker accepted each issue: the surviving worker, or a fresh one, finishes with nothing lost or repeated', async () => {
-    // 6: tracker.accepted of the first issue; then the recovery's 4th point. The surviving worker goes on
+    // 8: tracker.accepted of the first issue (after the tools' listing and the first turn); then the recovery's 4th point. The surviving worker goes on
     // from the point (tool.returned, workflow.decided, tool.started, then the second issue's
     // tracker.accepted); a fresh one first runs the dead worker's call again (tool.started, tracker.accepted,
     // tool.returned, then workflow.decided), which the keyed tracker answers from its records.
     const report = await runSweep({
       suite: agentSuite(selectRows('agent-server,agent-server-worker')),
-      scenario: '6.4',
+      scenario: '8.4',
       // No re-run: one would kill and launch more than the counts below.
       reruns: 0,
     });

@@ -1,6 +1,6 @@
 // The sweep's harness on real processes: kills that land where recorded count, others are errors; a kill at workflow.decided.
 import { agentGenerationEnv, agentSuiteOn } from '../sweep/agent/agent-suite';
-import { TRIAGE_INSTRUCTIONS } from '../workflows/tools';
+import { TRIAGE_INSTRUCTIONS } from '../examples/triage/tools';
 import { Generation } from '../sweep/engine/generation';
 import { SWEEP_TIMEOUTS } from '../sweep/agent/timeouts';
 import { SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/engine/timeouts';

@@ -6,6 +6,7 @@ import { McpToolbox } from '../activities/mcp-toolbox';
 import { configFromEnv } from '../common/config';
 import { dataConverterFromEnv } from '../common/payload-codec';
 import { loadMcpConfig } from '../mcp/config';
+import { triageTools } from '../examples/triage/tools';
 import { createAgentWorker } from './create-worker';
 import { ensureSearchAttributes } from './search-attributes';
 
@@ -45,7 +46,9 @@ async function main(): Promise<void> {
     if (added.length > 0)
       console.log(`registered search attributes ${added.join(', ')} on namespace ${config.namespace}`);
     const dataConverter = dataConverterFromEnv();
-    const worker = await createAgentWorker({ connection, ...config, mcp, dataConverter });
+    // The triage example's tools, which `npm run start` names; a run may name MCP servers' tools instead.
+    const tools = triageTools({ trackerUrl: config.trackerUrl, trackerToken: config.trackerToken });
+    const worker = await createAgentWorker({ connection, ...config, mcp, dataConverter, tools });
     const servers = mcp ? `, MCP servers ${Object.keys(mcp.config.mcpServers).join(', ') || 'none'}` : '';
     console.log(
       `worker serving task queue ${config.taskQueue} on ${config.temporalAddress} ` +

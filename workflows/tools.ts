@@ -44,11 +44,6 @@ export const DEFAULT_INSTRUCTIONS =
   'You are an agent that acts through the tools you are given. Use them to do the task, ' +
   'then reply with a short summary of what you did.';
 
-/** The triage agent's instructions: `npm run start`, the sweep's agent rows and the tests give them. */
-export const TRIAGE_INSTRUCTIONS =
-  'You triage bug reports. File issues for what is broken, comment with findings, search before you finish, ' +
-  'then reply with a short summary.';
-
 /** The tracker's tools: those of a run that names neither `tools` nor `mcpServers` (the triage agent's). */
 export const TOOL_SPECS: readonly ToolSpec[] = [
   {

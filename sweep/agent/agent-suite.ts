@@ -17,7 +17,7 @@ import { SLOW_RECEIVER, SWEEP_TIMEOUTS } from './timeouts';
 import type { AgentRow } from './rows';
 import { startWorld, type World, type WorldTracker } from './world';
 import type { AgentResult } from '../../workflows/types';
-import { TRIAGE_INSTRUCTIONS } from '../../workflows/tools';
+import { TRIAGE_INSTRUCTIONS } from '../../examples/triage/tools';
 
 const TASK = 'Checkout returns 500 when a coupon is applied';
 

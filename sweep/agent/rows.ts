@@ -8,6 +8,7 @@ import { MCP_SERVER_NAMES } from './mcp-host';
 import type { SuiteRow } from '../engine/suite';
 import type { TrackerName, TrackerPoint } from './world';
 import { SERVER_DIES_WORKFLOW_TASK_TIMEOUT } from '../engine/timeouts';
+import { TRIAGE_TOOL_NAMES } from '../../examples/triage/tools';
 import { SERVER_DIES_TIMEOUTS, SWEEP_MCP_TIMEOUTS } from './timeouts';
 
 /** What every run of a variant gets from the sweep. */
@@ -19,6 +20,15 @@ export interface RunBase {
   instructions: string;
   trackerUrl: string;
   timeouts: RunTimeouts;
+}
+
+/**
+ * A run of the agent loop on the triage example's tools (`examples/triage/tools.ts`), registered on
+ * the sweep's worker as any user's tools are: named in `tools`, the repository and tracker in
+ * `context`, which the model never sees.
+ */
+export function triageRun({ repo, trackerUrl, ...rest }: RunBase) {
+  return { ...rest, tools: TRIAGE_TOOL_NAMES, context: { repo, trackerUrl } };
 }
 
 /** One row of the agent suite's table: a loop, its tracker, and what the scripted world does to it. */
@@ -78,7 +88,7 @@ const trackerDies = (name: string, label: string, kind: 'keyed' | 'keyless', poi
   workflowType: 'agentWorkflow',
   tracker: kind,
   input: (base) => ({
-    ...base,
+    ...triageRun(base),
     ...(kind === 'keyless' ? { keyless: true, lookup: true } : {}),
     timeouts: SWEEP_MCP_TIMEOUTS,
   }),
@@ -101,7 +111,8 @@ const serverDies = (name: string, label: string, worker: NonNullable<SuiteRow['s
   label,
   workflowType: 'agentWorkflow',
   tracker: 'keyed',
-  input: (base) => (worker === 'worker-survives' ? { ...base, timeouts: SERVER_DIES_TIMEOUTS } : { ...base }),
+  input: (base) =>
+    worker === 'worker-survives' ? { ...triageRun(base), timeouts: SERVER_DIES_TIMEOUTS } : triageRun(base),
   ...(worker === 'worker-survives' ? { workflowTaskTimeout: SERVER_DIES_WORKFLOW_TASK_TIMEOUT } : {}),
   serverDies: worker,
   group: SERVER_GROUP,
@@ -119,7 +130,7 @@ const slow = (name: string, label: string, tracker: TrackerName, keyless: boolea
   label,
   workflowType: 'agentWorkflow',
   tracker,
-  input: (base) => (keyless ? { ...base, keyless: true, lookup: true } : { ...base }),
+  input: (base) => (keyless ? { ...triageRun(base), keyless: true, lookup: true } : triageRun(base)),
   group: SLOW_GROUP,
   retries: true,
   slowActivities: ['runTool'],
@@ -149,28 +160,28 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     label: 'agent loop, keyed tracker',
     workflowType: 'agentWorkflow',
     tracker: 'keyed',
-    input: (base) => ({ ...base }),
+    input: triageRun,
   },
   {
     name: 'agent-keyless-lookup',
     label: 'agent loop, keyless + lookup',
     workflowType: 'agentWorkflow',
     tracker: 'keyless',
-    input: (base) => ({ ...base, keyless: true, lookup: true }),
+    input: (base) => ({ ...triageRun(base), keyless: true, lookup: true }),
   },
   {
     name: 'agent-keyless',
     label: 'agent loop, keyless, no lookup',
     workflowType: 'agentWorkflow',
     tracker: 'keyless',
-    input: (base) => ({ ...base, keyless: true, lookup: false }),
+    input: (base) => ({ ...triageRun(base), keyless: true, lookup: false }),
   },
   {
     name: 'agent-mid-call',
     label: 'agent loop, tool dies mid-call',
     workflowType: 'agentWorkflow',
     tracker: 'keyed',
-    input: (base) => ({ ...base }),
+    input: triageRun,
     fault: 'tracker.accepted',
   },
   {
@@ -202,7 +213,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     label: 'agent loop, approval gate',
     workflowType: 'agentWorkflow',
     tracker: 'keyed',
-    input: (base) => ({ ...base, approve: ['create_issue'] }),
+    input: (base) => ({ ...triageRun(base), approve: ['create_issue'] }),
   },
   // The tracker process dies mid-request, before or after it commits a write, and is started again on
   // its database file and port: the ladder settles the write the dead tracker never answered.
@@ -255,7 +266,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     label: 'agent loop, keyless, no lookup: every answer wrong',
     workflowType: 'agentWorkflow',
     tracker: 'keyless',
-    input: (base) => ({ ...base, keyless: true, lookup: false }),
+    input: (base) => ({ ...triageRun(base), keyless: true, lookup: false }),
     person: 'wrong',
     group: PERSON_GROUP,
   },
@@ -264,7 +275,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     label: 'agent loop, keyed: every answer wrong',
     workflowType: 'agentWorkflow',
     tracker: 'keyed',
-    input: (base) => ({ ...base }),
+    input: triageRun,
     person: 'wrong',
     group: PERSON_GROUP,
   },
@@ -275,7 +286,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     label: 'agent loop, approval gate: every call denied',
     workflowType: 'agentWorkflow',
     tracker: 'keyed',
-    input: (base) => ({ ...base, approve: ['create_issue'] }),
+    input: (base) => ({ ...triageRun(base), approve: ['create_issue'] }),
     person: 'denies',
     expects: [],
     group: PERSON_GROUP,
@@ -285,7 +296,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   fickle(design('turn', '', 'keyless'), 'turn-fickle', 'save once per turn: model changes its mind'),
   fickle(design('reply', '', 'keyless'), 'reply-fickle', 'save after the reply: model changes its mind'),
   fickle(
-    { name: 'agent', label: '', workflowType: 'agentWorkflow', tracker: 'keyed', input: (base) => ({ ...base }) },
+    { name: 'agent', label: '', workflowType: 'agentWorkflow', tracker: 'keyed', input: triageRun },
     'agent-fickle',
     'agent loop, keyed: model changes its mind',
   ),

@@ -4,6 +4,7 @@ import { McpToolbox } from '../../activities/mcp-toolbox';
 import { runMain } from '../../common/cli';
 import { configFromEnv } from '../../common/config';
 import { loadMcpConfig } from '../../mcp/config';
+import { triageTools } from '../../examples/triage/tools';
 import { createAgentWorker } from '../../workers/create-worker';
 import { runCrashWorker } from '../worker/crash-worker';
 
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
       ...settings,
       workflowBundle: bundlePath ? { code: readFileSync(bundlePath, 'utf8') } : undefined,
       mcp: config.mcpConfig ? new McpToolbox(loadMcpConfig(config.mcpConfig)) : undefined,
+      // The triage example's tools, which the agent loop's rows name (the designs call the tracker themselves).
+      tools: triageTools({ trackerUrl: config.trackerUrl, trackerToken: config.trackerToken }),
     }),
   );
 }

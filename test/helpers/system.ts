@@ -5,6 +5,7 @@ import type { Worker } from '@temporalio/worker';
 import type { McpToolbox } from '../../activities/mcp-toolbox';
 import { LINE_PREFIX, parseEventLine, type CrashEvent, type CrashPlan } from '../../sweep/worker/line-protocol';
 import { startWorld, type World } from '../../sweep/agent/world';
+import { triageTools } from '../../examples/triage/tools';
 import { createAgentWorker } from '../../workers/create-worker';
 import { startChild, type Child } from './processes';
 
@@ -33,6 +34,8 @@ export async function inProcessWorker(system: System, taskQueue: string, mcp?: M
     openaiApiKey: 'test',
     model: 'triage-script',
     workflowBundle: { code: readFileSync(system.workflowBundle, 'utf8') },
+    // The triage example's tools, for runs that name them (`npm run start`'s; the others have the built-in ones).
+    tools: triageTools({ trackerUrl: system.trackers.keyed.url }),
   });
 }
 

@@ -1,0 +1,106 @@
+// The triage agent's tools, defined as any user defines theirs: the issue tracker's create, comment
+// and search, with their keys, their lookup and a crash point of their own, on the package's API.
+import { defineTool, ReceiverRefusedError, type ToolContext } from '../../lib/worker';
+import { callTrackerTool, lookupTrackerCall } from '../../tracker/tools';
+
+/** The triage agent's system prompt. */
+export const TRIAGE_INSTRUCTIONS =
+  'You triage bug reports. File issues for what is broken, comment with findings, search before you finish, ' +
+  'then reply with a short summary.';
+
+/** The names a run gives in `AgentInput.tools` to use the triage tools. */
+export const TRIAGE_TOOL_NAMES = ['create_issue', 'comment_on_issue', 'search_issues'];
+
+/**
+ * What a triage run acts on, which the model neither sees nor chooses: its repository, and the
+ * tracker if not the worker's own. A run gives it as `AgentInput.context`.
+ */
+export interface TriageContext {
+  repo: string;
+  trackerUrl?: string;
+}
+
+/** Options of {@link triageTools}: the worker's own tracker. */
+export interface TriageToolsOptions {
+  /** The tracker of runs that name none in their context. */
+  trackerUrl?: string;
+  /** The bearer token of the tracker at `trackerUrl`; never sent to a tracker a run names. */
+  trackerToken?: string;
+}
+
+/** The run's repository and tracker from its context, and the token only for the worker's own tracker. */
+function reach(options: TriageToolsOptions, context: ToolContext['context']) {
+  const { repo, trackerUrl: named } = context as Partial<Record<keyof TriageContext, unknown>>;
+  if (typeof repo !== 'string' || repo === '')
+    throw new ReceiverRefusedError('the triage tools need the run\'s repository (context: { repo: "..." })', 'NoRepo');
+  if (named !== undefined && typeof named !== 'string')
+    throw new ReceiverRefusedError('context.trackerUrl must be a URL string', 'BadContext');
+  const trackerUrl = named ?? options.trackerUrl;
+  if (!trackerUrl)
+    throw new ReceiverRefusedError(
+      'no tracker: give the worker a trackerUrl, or the run context.trackerUrl',
+      'NoTracker',
+    );
+  const own = options.trackerUrl !== undefined && new URL(trackerUrl).origin === new URL(options.trackerUrl).origin;
+  return { repo, trackerUrl, ...(own && options.trackerToken ? { trackerToken: options.trackerToken } : {}) };
+}
+
+/**
+ * The tracker's three tools. The two that write are `keyed` (the tracker honours `Idempotency-Key`)
+ * and can be looked up: by their key, or, when the key cannot be used (a keyless tracker, an expired
+ * key), by the trace line each writes into what it creates. `tracker.accepted` is a crash point of
+ * their own: the tracker has committed and replied, and the worker has not read the reply.
+ */
+export function triageTools(options: TriageToolsOptions = {}) {
+  const write = (name: string, description: string, parameters: Record<string, unknown>) =>
+    defineTool({
+      name,
+      description,
+      parameters: { type: 'object', ...parameters },
+      effect: 'keyed',
+      receiver: 'tracker',
+      lookup: async ({ key, context, byKey, signal }) =>
+        lookupTrackerCall(name, { ...reach(options, context), key, byKey, signal }),
+      run: async (args, ctx) => {
+        const result = await callTrackerTool(name, args, {
+          ...reach(options, ctx.context),
+          key: ctx.key,
+          sendKey: true,
+          signal: ctx.signal,
+          onReply: () => ctx.point('tracker.accepted'),
+        });
+        if (result.retentionMs) ctx.keysKeptFor(result.retentionMs);
+        return result.output;
+      },
+    });
+  return [
+    write('create_issue', 'File a new issue in the tracker. Returns the issue with its number.', {
+      properties: {
+        title: { type: 'string', description: 'One-line summary.' },
+        body: { type: 'string', description: 'What happened, and how to reproduce it.' },
+        labels: { type: 'array', items: { type: 'string' } },
+      },
+      required: ['title', 'body'],
+    }),
+    write('comment_on_issue', 'Add a comment to an existing issue, by its number.', {
+      properties: { number: { type: 'integer' }, body: { type: 'string' } },
+      required: ['number', 'body'],
+    }),
+    defineTool({
+      name: 'search_issues',
+      description: 'Find issues whose title, body or comments contain the query text.',
+      parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+      effect: 'read-only',
+      receiver: 'tracker',
+      run: async (args, ctx) =>
+        (
+          await callTrackerTool('search_issues', args, {
+            ...reach(options, ctx.context),
+            key: ctx.key,
+            sendKey: false,
+            signal: ctx.signal,
+          })
+        ).output,
+    }),
+  ];
+}

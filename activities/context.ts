@@ -3,6 +3,7 @@
 import { Context } from '@temporalio/activity';
 import { crashPoint, type PointName } from '../common/crash-points';
 import { key } from '../common/key';
+import { reachTracker } from '../tracker/client';
 import { refused } from './errors';
 import type { ToolRegistry } from './define-tool';
 import type { McpToolbox } from './mcp-toolbox';
@@ -69,10 +70,9 @@ export function trackerOf(
   config: ActivityConfig,
   url: string | undefined,
 ): { trackerUrl: string; trackerToken?: string } {
-  const trackerUrl = url ?? config.trackerUrl;
-  if (!trackerUrl) throw refused('this worker has no tracker (give createAgentWorker a trackerUrl)', 'NoTracker');
-  const own = config.trackerUrl !== undefined && new URL(trackerUrl).origin === new URL(config.trackerUrl).origin;
-  return own && config.trackerToken ? { trackerUrl, trackerToken: config.trackerToken } : { trackerUrl };
+  const reached = reachTracker(config, url);
+  if (!reached) throw refused('this worker has no tracker (give createAgentWorker a trackerUrl)', 'NoTracker');
+  return reached;
 }
 
 /** The worker's MCP servers; a run that names one on a worker without any is refused. */

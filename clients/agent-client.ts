@@ -32,7 +32,7 @@ export async function startAgentRun(
   const { taskQueue, workflowId, staticSummary, staticDetails, runId = randomUUID(), ...rest } = options;
   const input: AgentInput = { ...rest, runId };
   const badContext = contextProblem(input.context);
-  if (badContext) throw new TypeError(badContext.replace('; nothing ran', ''));
+  if (badContext) throw new TypeError(badContext);
   const withAttributes = input.searchAttributes !== false;
   if (withAttributes) await ensureSearchAttributes(client.connection.operatorService, client.options.namespace);
   return client.workflow.start<typeof agentWorkflow>('agentWorkflow', {

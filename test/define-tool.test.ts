@@ -7,6 +7,7 @@ import { defineTool, ToolRegistry } from '../activities/define-tool';
 import { keyFromActivityId } from '../common/activity-key';
 import { key } from '../common/key';
 import { callKey } from '../workflows/call-key';
+import { contextProblem } from '../workflows/run-input';
 
 const signal = new AbortController().signal;
 const ctx = {
@@ -136,5 +137,15 @@ describe('the key of a call made in workflow code', () => {
     expect(keyFromActivityId(`charge#1.1 key ${k}`)).toBe(k);
     expect(keyFromActivityId('1')).toBeNull();
     expect(keyFromActivityId('charge#1.1 key not-a-key')).toBeNull();
+  });
+});
+
+describe("the run's context, checked where it enters (the client and the workflow share the check)", () => {
+  test('an object or nothing passes; anything else is refused with what it was', () => {
+    expect(contextProblem(undefined)).toBeNull();
+    expect(contextProblem({ repo: 'r', customer: { id: 7 } })).toBeNull();
+    expect(contextProblem('repo')).toBe(`the run's context must be a JSON object, not "repo"`);
+    expect(contextProblem(null)).toBe(`the run's context must be a JSON object, not null`);
+    expect(contextProblem(['r'])).toBe(`the run's context must be a JSON object, not an array`);
   });
 });

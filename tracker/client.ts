@@ -15,6 +15,20 @@ export interface TrackerReply<T = unknown> {
   commitDeadlineMs?: number;
 }
 
+/**
+ * The tracker a call goes to, and the token it may carry: the worker's own tracker (`own`) gets the
+ * worker's token; a tracker a run names gets none, so a run's input cannot lead the token elsewhere.
+ */
+export function reachTracker(
+  own: { trackerUrl?: string; trackerToken?: string },
+  named: string | undefined,
+): { trackerUrl: string; trackerToken?: string } | null {
+  const trackerUrl = named ?? own.trackerUrl;
+  if (!trackerUrl) return null;
+  const isOwn = own.trackerUrl !== undefined && new URL(trackerUrl).origin === new URL(own.trackerUrl).origin;
+  return isOwn && own.trackerToken ? { trackerUrl, trackerToken: own.trackerToken } : { trackerUrl };
+}
+
 /** Options of one tracker request. */
 export interface RequestOptions {
   /** Sent as `Idempotency-Key`. */

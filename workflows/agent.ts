@@ -23,7 +23,7 @@ import { runVisibility } from './visibility';
  */
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   const badContext = contextProblem(input.context);
-  if (badContext) throw ApplicationFailure.nonRetryable(badContext, 'BadInput');
+  if (badContext) throw ApplicationFailure.nonRetryable(`${badContext}; nothing ran`, 'BadInput');
   const carried = input.carried;
   const activities = agentActivities(input.timeouts);
   const calls: CallRecord[] = carried?.calls ?? [];

@@ -4,6 +4,6 @@
 export function contextProblem(context: unknown): string | null {
   if (context === undefined) return null;
   if (typeof context !== 'object' || context === null || Array.isArray(context))
-    return `the run's context must be a JSON object, not ${Array.isArray(context) ? 'an array' : JSON.stringify(context)}; nothing ran`;
+    return `the run's context must be a JSON object, not ${Array.isArray(context) ? 'an array' : JSON.stringify(context)}`;
   return null;
 }

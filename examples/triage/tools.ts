@@ -1,6 +1,7 @@
 // The triage agent's tools, defined as any user defines theirs: the issue tracker's create, comment
 // and search, with their keys, their lookup and a crash point of their own, on the package's API.
 import { defineTool, ReceiverRefusedError, type ToolContext } from '../../lib/worker';
+import { reachTracker } from '../../tracker/client';
 import { callTrackerTool, lookupTrackerCall } from '../../tracker/tools';
 
 /** The triage agent's system prompt. */
@@ -35,14 +36,13 @@ function reach(options: TriageToolsOptions, context: ToolContext['context']) {
     throw new ReceiverRefusedError('the triage tools need the run\'s repository (context: { repo: "..." })', 'NoRepo');
   if (named !== undefined && typeof named !== 'string')
     throw new ReceiverRefusedError('context.trackerUrl must be a URL string', 'BadContext');
-  const trackerUrl = named ?? options.trackerUrl;
-  if (!trackerUrl)
+  const tracker = reachTracker(options, named);
+  if (!tracker)
     throw new ReceiverRefusedError(
       'no tracker: give the worker a trackerUrl, or the run context.trackerUrl',
       'NoTracker',
     );
-  const own = options.trackerUrl !== undefined && new URL(trackerUrl).origin === new URL(options.trackerUrl).origin;
-  return { repo, trackerUrl, ...(own && options.trackerToken ? { trackerToken: options.trackerToken } : {}) };
+  return { repo, ...tracker };
 }
 
 /**

@@ -9,7 +9,8 @@ import type { WorkerLaunch } from './suite';
 import { endWithSweep } from './children';
 
 /** The package's root, from the sources (`sweep/engine`) as from their compiled copy (`dist/sweep/engine`). */
-const ROOT = ((up) => (path.basename(up) === 'dist' ? path.dirname(up) : up))(path.resolve(__dirname, '..', '..'));
+const UP_TWO = path.resolve(__dirname, '..', '..');
+const ROOT = path.basename(UP_TWO) === 'dist' ? path.dirname(UP_TWO) : UP_TWO;
 
 /** How a worker generation starts and where it finds the server. */
 export interface GenerationEnv {

@@ -36,6 +36,8 @@ export interface ToolContext {
    * Tells the run how long the receiver says it keeps keys (as an `Idempotency-Key-Retention`
    * header would). Tools of one `receiver` share it; once a key may have expired, a repeat is no
    * longer taken as harmless and a lookup gets `byKey: false`. Default: the run's `keyRetentionMs`.
+   * A value that is not a positive number of ms is logged as a warning and left out: it never fails
+   * the call, whose effect has usually happened by then.
    */
   keysKeptFor(ms: number): void;
 }

@@ -35,10 +35,15 @@ export function runTool(config: ActivityConfig) {
               signal,
               context: req.context ?? {},
               point: at,
+              // Called once the receiver has answered, so after the effect: a value that is not a
+              // retention is reported and left out (the run keeps its own), never thrown, which would
+              // fail a call that happened.
               keysKeptFor: (ms) => {
-                if (!Number.isFinite(ms) || ms <= 0)
-                  throw new Error(`keysKeptFor(${ms}): give a positive number of ms`);
-                keptForMs = ms;
+                if (typeof ms === 'number' && Number.isFinite(ms) && ms > 0) keptForMs = ms;
+                else
+                  Context.current().log.warn(
+                    `${req.tool} ${req.callId}: keysKeptFor(${String(ms)}) ignored: give a positive number of ms; the run keeps its own key retention`,
+                  );
               },
             })
             .then((output) => ({ output, replayed: false, retentionMs: keptForMs }))

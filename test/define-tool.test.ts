@@ -1,13 +1,18 @@
 // defineTool and the worker's tool registry: the schema the model sees, the arguments a tool gets,
 // what the ladder learns of its effect, and clear errors for a bad definition.
 import fc from 'fast-check';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { DefaultLogger } from '@temporalio/worker';
 import { z as z3 } from 'zod';
 import { z } from 'zod/v4';
+import { createActivities } from '../activities';
 import { defineTool, ToolRegistry } from '../activities/define-tool';
+import { openAiModel } from '../activities/model';
 import { keyFromActivityId } from '../common/activity-key';
 import { key } from '../common/key';
 import { callKey } from '../workflows/call-key';
 import { contextProblem } from '../workflows/run-input';
+import type { ToolRequest, ToolResponse } from '../workflows/types';
 
 const signal = new AbortController().signal;
 const ctx = {
@@ -147,5 +152,48 @@ describe("the run's context, checked where it enters (the client and the workflo
     expect(contextProblem('repo')).toBe(`the run's context must be a JSON object, not "repo"`);
     expect(contextProblem(null)).toBe(`the run's context must be a JSON object, not null`);
     expect(contextProblem(['r'])).toBe(`the run's context must be a JSON object, not an array`);
+  });
+});
+
+describe("a registered tool's call, as the runTool activity makes it", () => {
+  test('a bad keysKeptFor after the effect is logged and left out: the call that happened succeeds', async () => {
+    let sent = 0;
+    const definition = {
+      name: 'send_email',
+      description: 'Send an email',
+      parameters: { type: 'object', properties: {} },
+      effect: 'keyed',
+    } as const;
+    const tool = defineTool({
+      ...definition,
+      run: async (_args, c) => {
+        sent += 1; // the receiver acted
+        c.keysKeptFor(Number.NaN);
+        c.keysKeptFor(-5);
+        return 'sent';
+      },
+    });
+    const activities = createActivities({
+      model: openAiModel({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'unused', model: 'unused' }),
+      tools: new ToolRegistry([tool]),
+    });
+    const warnings: string[] = [];
+    const logger = new DefaultLogger('WARN', (entry) => void warnings.push(entry.message));
+    const env = new MockActivityEnvironment({}, { logger });
+    const req: ToolRequest = { runId: 'r', callId: 'c1', tool: 'send_email', args: {}, registered: true, sendKey: true };
+    const res = (await env.run(activities.runTool, req)) as ToolResponse;
+    expect([res.output, res.keyRetentionMs, sent]).toEqual(['sent', undefined, 1]);
+    expect(warnings.filter((w) => w.includes('keysKeptFor'))).toEqual([
+      expect.stringContaining('send_email c1: keysKeptFor(NaN) ignored'),
+      expect.stringContaining('send_email c1: keysKeptFor(-5) ignored'),
+    ]);
+    // A good value still reaches the run.
+    const kept = defineTool({ ...definition, name: 'kept', run: async (_a, c) => (c.keysKeptFor(60_000), 'ok') });
+    const withKept = createActivities({
+      model: openAiModel({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'unused', model: 'unused' }),
+      tools: new ToolRegistry([kept]),
+    });
+    const ok = (await env.run(withKept.runTool, { ...req, tool: 'kept' })) as ToolResponse;
+    expect(ok.keyRetentionMs).toBe(60_000);
   });
 });

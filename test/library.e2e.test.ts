@@ -180,6 +180,39 @@ describe('an agent of your own, from the package entry points', () => {
   }, 60_000);
 });
 
+describe('a run whose input is wrong is refused where it enters', () => {
+  test('a context that is not an object: startAgentRun refuses it, and a run started around it fails at once with BadInput, no model asked and no tool run', async () => {
+    const runId = randomUUID();
+    const input = {
+      runId,
+      task: 'mail',
+      instructions: INSTRUCTIONS,
+      tools: ['lookup_customer', 'send_email', 'post_note'],
+      context: 'customer c1' as unknown as Record<string, unknown>,
+    };
+    await expect(startAgentRun(env.client, { ...input, taskQueue: AGENT_QUEUE })).rejects.toThrow(
+      /the run's context must be a JSON object, not "customer c1"/,
+    );
+    // Another client, which does not check: the workflow refuses the input itself.
+    const handle = await env.client.workflow.start('agentWorkflow', {
+      taskQueue: AGENT_QUEUE,
+      workflowId: `bad-context-${runId}`,
+      args: [input],
+    });
+    const failure = await handle.result().then(
+      () => null,
+      (err: Error & { cause?: Error & { type?: string } }) => err.cause,
+    );
+    expect([failure?.type, failure?.message]).toEqual([
+      'BadInput',
+      `the run's context must be a JSON object, not "customer c1"; nothing ran`,
+    ]);
+    expect(requests.filter((r) => r.runId === runId)).toEqual([]);
+    const kinds = (await handle.fetchHistory()).events!.map((e) => e.eventType);
+    expect(kinds.some((k) => String(k).includes('ACTIVITY'))).toBe(false);
+  }, 60_000);
+});
+
 describe('keys and the ladder for a workflow that is not an agent (keyedActivities)', () => {
   test('a keyed call whose answer is lost is repeated under its key and acts once; an unkeyed one is looked up', async () => {
     const workflowId = 'keyed-lookup';

@@ -180,7 +180,14 @@ describe("a registered tool's call, as the runTool activity makes it", () => {
     const warnings: string[] = [];
     const logger = new DefaultLogger('WARN', (entry) => void warnings.push(entry.message));
     const env = new MockActivityEnvironment({}, { logger });
-    const req: ToolRequest = { runId: 'r', callId: 'c1', tool: 'send_email', args: {}, registered: true, sendKey: true };
+    const req: ToolRequest = {
+      runId: 'r',
+      callId: 'c1',
+      tool: 'send_email',
+      args: {},
+      registered: true,
+      sendKey: true,
+    };
     const res = (await env.run(activities.runTool, req)) as ToolResponse;
     expect([res.output, res.keyRetentionMs, sent]).toEqual(['sent', undefined, 1]);
     expect(warnings.filter((w) => w.includes('keysKeptFor'))).toEqual([

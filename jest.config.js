@@ -8,7 +8,7 @@ module.exports = {
   testTimeout: 60_000,
   // In-process workers log to .test-logs/, not the console (test/helpers/worker-logs.ts).
   setupFilesAfterEnv: ['<rootDir>/test/helpers/worker-logs.ts'],
-  // The whole golden sweep (about 25 minutes here) and the scratch-project test (a project installing the packed package) run with `npm run test:full`, not in `npm test`.
+  // The golden sweep, the busy-machine sweep and the scratch-project test (a project installing the packed package) run with `npm run test:full`, not in `npm test`.
   testPathIgnorePatterns:
     process.env.FULL_SWEEP === '1' ? ['/node_modules/'] : ['/node_modules/', '\\.full\\.test\\.ts$'],
 };

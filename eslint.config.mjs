@@ -60,6 +60,65 @@ const NODE_BUILTINS = [
   'zlib',
 ];
 
+/**
+ * The rules that keep workflow code deterministic (Temporal replays it), for a folder `up` below the
+ * root ('../' or '../../'), with `extra` import patterns ([regex, reason]) of its own.
+ */
+const workflowRules = (up, extra) => ({
+  '@typescript-eslint/no-restricted-imports': [
+    'error',
+    {
+      paths: NODE_BUILTINS.flatMap((name) => [
+        { name, message: 'workflow code may do no I/O: Node built-ins belong in activities' },
+        { name: `node:${name}`, message: 'workflow code may do no I/O: Node built-ins belong in activities' },
+      ]),
+      patterns: [
+        ...extra.map(([regex, message]) => ({ regex, message })),
+        {
+          group: [`${up}activities`, `${up}activities/*`, './activities'],
+          allowTypeImports: true,
+          message: 'import activities as types only, and call them through proxyActivities',
+        },
+        {
+          group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity', '@temporalio/testing'],
+          message: 'workflow code uses @temporalio/workflow only',
+        },
+        {
+          group: [
+            `${up}tracker/*`,
+            // What a model sees of the tracker's tools: pure data, no import.
+            `!${up}tracker/tool-specs`,
+            `${up}mcp/*`,
+            `${up}model/*`,
+            `${up}clients/*`,
+            `${up}sweep/*`,
+            'openai',
+            'fastify',
+            'better-sqlite3',
+            '@modelcontextprotocol/*',
+          ],
+          allowTypeImports: true,
+          message: 'workflow code may do no I/O: this module belongs in activities',
+        },
+      ],
+    },
+  ],
+  'no-restricted-properties': [
+    'error',
+    {
+      object: 'Math',
+      property: 'random',
+      message: 'not deterministic on replay: take randomness from an activity (or uuid4() from @temporalio/workflow)',
+    },
+  ],
+  'no-restricted-globals': [
+    'error',
+    { name: 'process', message: 'workflow code cannot read the environment: pass it in the input' },
+    { name: 'performance', message: 'not the workflow clock: use Date.now(), which is workflow time' },
+    { name: 'fetch', message: 'workflow code may do no I/O: call an activity' },
+  ],
+});
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.tools/', '.dev/', 'coverage/'] },
   js.configs.recommended,
@@ -152,58 +211,11 @@ export default tseslint.config(
   },
   {
     files: ['workflows/**/*.ts', 'examples/**/workflows.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: NODE_BUILTINS.flatMap((name) => [
-            { name, message: 'workflow code may do no I/O: Node built-ins belong in activities' },
-            { name: `node:${name}`, message: 'workflow code may do no I/O: Node built-ins belong in activities' },
-          ]),
-          patterns: [
-            { regex: EXAMPLE_OWN_CODE[0], message: EXAMPLE_OWN_CODE[1] },
-            {
-              group: ['../activities', '../activities/*', './activities'],
-              allowTypeImports: true,
-              message: 'import activities as types only, and call them through proxyActivities',
-            },
-            {
-              group: ['@temporalio/client', '@temporalio/worker', '@temporalio/activity', '@temporalio/testing'],
-              message: 'workflow code uses @temporalio/workflow only',
-            },
-            {
-              group: [
-                '../tracker/*',
-                '../mcp/*',
-                '../model/*',
-                '../clients/*',
-                '../sweep/*',
-                'openai',
-                'fastify',
-                'better-sqlite3',
-                '@modelcontextprotocol/*',
-              ],
-              allowTypeImports: true,
-              message: 'workflow code may do no I/O: this module belongs in activities',
-            },
-          ],
-        },
-      ],
-      'no-restricted-properties': [
-        'error',
-        {
-          object: 'Math',
-          property: 'random',
-          message:
-            'not deterministic on replay: take randomness from an activity (or uuid4() from @temporalio/workflow)',
-        },
-      ],
-      'no-restricted-globals': [
-        'error',
-        { name: 'process', message: 'workflow code cannot read the environment: pass it in the input' },
-        { name: 'performance', message: 'not the workflow clock: use Date.now(), which is workflow time' },
-        { name: 'fetch', message: 'workflow code may do no I/O: call an activity' },
-      ],
-    },
+    rules: workflowRules('../', [EXAMPLE_OWN_CODE]),
+  },
+  {
+    // The designs the sweep compares with the loop are workflow code too, two folders down.
+    files: ['sweep/agent/designs.ts', 'sweep/agent/workflows.ts'],
+    rules: workflowRules('../../', []),
   },
 );

@@ -1,9 +1,8 @@
 // What every agent activity shares: the worker's configuration, where a point is reached, the
-// heartbeat, the tracker a call may send the worker's token to, and the MCP servers.
+// heartbeat, the registered tools and the MCP servers.
 import { Context } from '@temporalio/activity';
 import { crashPoint, type PointName } from '../common/crash-points';
 import { key } from '../common/key';
-import { reachTracker } from '../tracker/client';
 import { refused } from './errors';
 import type { ToolRegistry } from './define-tool';
 import type { McpToolbox } from './mcp-toolbox';
@@ -11,10 +10,6 @@ import type { ModelProvider } from './model';
 
 /** What the activities need from the worker's environment. */
 export interface ActivityConfig {
-  /** The tracker's base URL, unless a run names its own; needed only by the tracker's built-in tools. */
-  trackerUrl?: string;
-  /** The bearer token of the tracker at `trackerUrl` (`TRACKER_TOKEN`); never sent to another tracker. */
-  trackerToken?: string;
   /** The model every run asks (`openAiModel(...)` for an OpenAI-compatible endpoint). */
   model: ModelProvider;
   /** The MCP servers this worker can reach (`MCP_CONFIG`). Default none. */
@@ -63,16 +58,16 @@ export async function heartbeating<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * The tracker a call goes to, and its token: the worker's own tracker gets the worker's token; a
- * tracker a run names in its input gets none, so a workflow's input cannot lead the token elsewhere.
+ * A call that is neither a registered tool's nor an MCP server's: one of the tracker's tools that a run
+ * started before runs named their tools had built in. This version does not serve them: the run must
+ * finish on a worker of the version that started it.
  */
-export function trackerOf(
-  config: ActivityConfig,
-  url: string | undefined,
-): { trackerUrl: string; trackerToken?: string } {
-  const reached = reachTracker(config, url);
-  if (!reached) throw refused('this worker has no tracker (give createAgentWorker a trackerUrl)', 'NoTracker');
-  return reached;
+export function noBuiltInTools(tool: string): never {
+  throw refused(
+    `${tool} is one of the tracker's tools once built into the loop, which this worker does not serve: ` +
+      'finish this run on a worker of the version that started it',
+    'NoBuiltInTools',
+  );
 }
 
 /** The worker's MCP servers; a run that names one on a worker without any is refused. */
@@ -86,12 +81,6 @@ export function registeredTools(config: ActivityConfig): ToolRegistry {
   if (!config.tools)
     throw refused('this worker has no tools registered (createAgentWorker({ tools }))', 'NoRegisteredTools');
   return config.tools;
-}
-
-/** The run's repository, which the tracker's tools need. */
-export function repoOf(req: { repo?: string }): string {
-  if (!req.repo) throw refused("the tracker's tools need the run's repo (AgentInput.repo)", 'NoRepo');
-  return req.repo;
 }
 
 /** How long an MCP request may take: what is left of the activity's start-to-close timeout. */

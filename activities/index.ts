@@ -3,7 +3,6 @@ import { callModel } from './model-call';
 import { listTools } from './list-tools';
 import { lookupCall } from './lookup';
 import { runTool } from './tool-call';
-import { runTurn } from './turn';
 import type { ActivityConfig } from './context';
 
 export type { ActivityConfig } from './context';
@@ -14,7 +13,6 @@ export function createActivities(config: ActivityConfig) {
     listTools: listTools(config),
     callModel: callModel(config),
     runTool: runTool(config),
-    runTurn: runTurn(config),
     lookupCall: lookupCall(config),
   };
 }

@@ -17,7 +17,9 @@ export function listTools(config: ActivityConfig) {
       } catch (err) {
         throw asActivityError(err, false);
       }
-      const served = req.servers.length ? await toolbox(config).listTools(req.servers, callTimeout()) : [];
+      const served = req.servers.length
+        ? await toolbox(config).listTools(req.servers, callTimeout(), req.contextKeys)
+        : [];
       const specs = [...own];
       for (const spec of served) {
         if (specs.some((s) => s.name === spec.name))

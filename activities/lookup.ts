@@ -1,22 +1,20 @@
 // The `lookupCall` activity.
 import { key } from '../common/key';
-import { lookupTrackerCall } from '../tracker/tools';
 import type { LookupResponse, ToolRequest } from '../workflows/types';
 import {
   callContext,
   callTimeout,
   heartbeating,
+  noBuiltInTools,
   registeredTools,
-  repoOf,
   toolbox,
-  trackerOf,
   type ActivityConfig,
 } from './context';
 import { asActivityError } from './errors';
 
 /**
- * Asks the receiver whether a call whose outcome is unknown happened: a registered tool's `lookup`,
- * the MCP server's lookup tool, or the tracker.
+ * Asks the receiver whether a call whose outcome is unknown happened: a registered tool's `lookup`, or
+ * the MCP server's lookup tool.
  */
 export function lookupCall(config: ActivityConfig) {
   return (req: ToolRequest): Promise<LookupResponse> =>
@@ -47,15 +45,7 @@ export function lookupCall(config: ActivityConfig) {
                 signal,
               },
             )
-          : await lookupTrackerCall(req.tool, {
-              ...trackerOf(config, req.trackerUrl),
-              repo: repoOf(req),
-              key: callKey,
-              byKey: req.sendKey && !req.keyExpired,
-              signal,
-            }).catch((err: unknown) => {
-              throw asActivityError(err, true);
-            });
+          : noBuiltInTools(req.tool);
       await at('lookup.returned');
       return answer;
     });

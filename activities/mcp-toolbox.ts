@@ -22,15 +22,22 @@ import type { LookupAnswer, ToolOutput } from '../tracker/tools';
  * What the ladder needs to know about an MCP tool, from the server's annotations: `readOnlyHint` and
  * `idempotentHint` make a repeat harmless; the `idempotency` entry of the tool's `_meta` says whether
  * the server honours keys and which of its tools answers "did it happen?". A tool without annotations
- * counts as effectful and unkeyed: after a crash, only a person can settle it.
+ * counts as effectful and unkeyed: after a crash, only a person can settle it. Its arguments named in
+ * `contextKeys` (the keys of the run's context) are the run's to fill in: the model does not see them.
  */
-export function specFromMcpTool(server: string, tool: Tool): ToolSpec {
+export function specFromMcpTool(server: string, tool: Tool, contextKeys: readonly string[] = []): ToolSpec {
   const idem = (tool._meta?.[TOOL_META] ?? {}) as ToolIdempotency;
   const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
-  const takesRepo = schema.properties?.repo !== undefined;
-  const { repo: _repo, ...properties } = schema.properties ?? {};
-  const parameters: Record<string, unknown> = takesRepo
-    ? { ...schema, properties, ...(schema.required ? { required: schema.required.filter((r) => r !== 'repo') } : {}) }
+  const contextArgs = contextKeys.filter((k) => schema.properties?.[k] !== undefined);
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties ?? {}).filter(([k]) => !contextArgs.includes(k)),
+  );
+  const parameters: Record<string, unknown> = contextArgs.length
+    ? {
+        ...schema,
+        properties,
+        ...(schema.required ? { required: schema.required.filter((r) => !contextArgs.includes(r)) } : {}),
+      }
     : { ...schema };
   return {
     name: tool.name,
@@ -43,7 +50,7 @@ export function specFromMcpTool(server: string, tool: Tool): ToolSpec {
     ...(typeof idem.lookup === 'string' ? { lookupTool: idem.lookup } : {}),
     needsApproval: false,
     server,
-    ...(takesRepo ? { takesRepo } : {}),
+    ...(contextArgs.length ? { contextArgs } : {}),
   };
 }
 
@@ -115,7 +122,7 @@ export class McpToolbox {
   ) {}
 
   /** The servers' tools as the agent sees them; a name two servers share is an error. Lookup tools are left out. */
-  async listTools(servers: string[], timeoutMs: number): Promise<ToolSpec[]> {
+  async listTools(servers: string[], timeoutMs: number, contextKeys: readonly string[] = []): Promise<ToolSpec[]> {
     const specs: ToolSpec[] = [];
     for (const server of servers) {
       const tools = await this.withClient(server, { timeoutMs }, (client) =>
@@ -123,7 +130,7 @@ export class McpToolbox {
       );
       const patience = this.config.mcpServers[server]?.receiverDownMs;
       const all = tools.tools.map((t) => ({
-        ...specFromMcpTool(server, t),
+        ...specFromMcpTool(server, t, contextKeys),
         ...(patience ? { receiverDownMs: patience } : {}),
       }));
       const lookups = new Set(all.map((s) => s.lookupTool).filter(Boolean));

@@ -1,23 +1,21 @@
 // The `runTool` activity.
 import { Context } from '@temporalio/activity';
-import { callTrackerTool } from '../tracker/tools';
 import type { ToolRequest, ToolResponse } from '../workflows/types';
 import {
   callContext,
   callTimeout,
   heartbeating,
+  noBuiltInTools,
   registeredTools,
-  repoOf,
   retrying,
   toolbox,
-  trackerOf,
   type ActivityConfig,
 } from './context';
 import { asActivityError } from './errors';
 
 /**
- * One tool call, carrying `key(runId, callId)`: to a tool registered on the worker (`defineTool`),
- * through an MCP server, or to the tracker itself.
+ * One tool call, carrying `key(runId, callId)`: to a tool registered on the worker (`defineTool`), or
+ * through an MCP server.
  */
 export function runTool(config: ActivityConfig) {
   return (req: ToolRequest): Promise<ToolResponse> =>
@@ -58,16 +56,7 @@ export function runTool(config: ActivityConfig) {
               retrying: retrying(),
               errorMayHideEffect: req.errorMayHideEffect,
             })
-          : await callTrackerTool(req.tool, req.args, {
-              ...trackerOf(config, req.trackerUrl),
-              repo: repoOf(req),
-              key: callKey,
-              sendKey: req.sendKey,
-              signal,
-              onReply: () => at('tracker.accepted'),
-            }).catch((err: unknown) => {
-              throw asActivityError(err, retrying());
-            });
+          : noBuiltInTools(req.tool);
       await at('tool.returned');
       return {
         output: result.output,

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { AGENT_WAITING, WAITING_FOR_A_PERSON, WAITING_NONE } from '../common/search-attributes';
 import type { agentWorkflow } from '../workflows/agent';
-import { contextProblem } from '../workflows/run-input';
+import { contextProblem, toolsProblem } from '../workflows/run-input';
 import { approveSignal, resolveSignal } from '../workflows/signals';
 import type { AgentInput, OpenItem, WaitingState } from '../workflows/types';
 import { ensureSearchAttributes } from '../workers/search-attributes';
@@ -23,7 +23,8 @@ export interface StartAgentRunOptions extends Omit<AgentInput, 'runId' | 'carrie
 
 /**
  * Starts one agent run. Unless the input sets `searchAttributes: false`, the namespace gets the
- * agent's search attributes first (the run sets them when it waits for a person).
+ * agent's search attributes first (the run sets them when it waits for a person). Input the run would
+ * refuse (a context that is not an object, no tools) is refused here, and nothing starts.
  */
 export async function startAgentRun(
   client: Client,
@@ -31,8 +32,8 @@ export async function startAgentRun(
 ): Promise<WorkflowHandle<typeof agentWorkflow>> {
   const { taskQueue, workflowId, staticSummary, staticDetails, runId = randomUUID(), ...rest } = options;
   const input: AgentInput = { ...rest, runId };
-  const badContext = contextProblem(input.context);
-  if (badContext) throw new TypeError(badContext);
+  const bad = contextProblem(input.context) ?? toolsProblem(input);
+  if (bad) throw new TypeError(bad);
   const withAttributes = input.searchAttributes !== false;
   if (withAttributes) await ensureSearchAttributes(client.connection.operatorService, client.options.namespace);
   return client.workflow.start<typeof agentWorkflow>('agentWorkflow', {

@@ -14,7 +14,7 @@ const USAGE =
 function runDetails(input: AgentInput): string {
   return [
     `**Run id** \`${input.runId}\` (every call's idempotency key is made from it)`,
-    `**Repository** ${input.repo ?? input.context?.repo}${input.keyless ? ', keyless tracker' : ''}${input.lookup ? '' : ', no lookups'}`,
+    `**Repository** ${String(input.context?.repo)}${input.keyless ? ', keyless tracker' : ''}${input.lookup ? '' : ', no lookups'}`,
     ...(input.approve?.length ? [`**Needs approval** ${input.approve.join(', ')}`] : []),
     ...(input.mcpServers?.length ? [`**MCP servers** ${input.mcpServers.join(', ')}`] : []),
   ].join('\n\n');
@@ -65,10 +65,9 @@ async function main(): Promise<void> {
     task: values.task,
     instructions: TRIAGE_INSTRUCTIONS,
     // The triage example's tools, registered on the worker (`npm run worker`), acting on the run's repository;
-    // with --mcp, the tools of those MCP servers instead, which take the repository as `repo`.
-    ...(mcpServers.length > 0
-      ? { repo: values.repo!, mcpServers }
-      : { tools: TRIAGE_TOOL_NAMES, context: { repo: values.repo! } }),
+    // with --mcp, the tools of those MCP servers instead, whose `repo` argument the run fills in from its context.
+    ...(mcpServers.length > 0 ? { mcpServers } : { tools: TRIAGE_TOOL_NAMES }),
+    context: { repo: values.repo! },
     keyless: values.keyless,
     lookup: !values['no-lookup'],
     approve,

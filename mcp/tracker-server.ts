@@ -5,7 +5,7 @@ import { keyProblem } from '../common/key';
 import { ReceiverRefusedError, ReceiverUnavailableError } from '../common/receiver-errors';
 import { callTrackerTool, lookupTrackerCall } from '../tracker/tools';
 import { crashPoint } from '../common/crash-points';
-import { TOOL_SPECS } from '../workflows/tools';
+import { TRACKER_TOOL_SPECS } from '../tracker/tool-specs';
 import {
   KEY_META,
   OUTCOME_META,
@@ -146,25 +146,26 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
     handler: Handler,
   ) => void;
 
-  // The built-in tools' descriptions and repeat-safety, as the agent itself knows them, with zod input schemas.
+  // The tracker's tools' descriptions and effects (tracker/tool-specs.ts), with zod input schemas.
   const inputs: Record<string, Record<string, z.ZodTypeAny>> = {
     create_issue: { title: z.string().min(1), body: z.string(), labels: z.array(z.string()).optional() },
     comment_on_issue: { number: z.number().int().positive(), body: z.string().min(1) },
     search_issues: { query: z.string() },
   };
-  for (const spec of TOOL_SPECS) {
+  for (const spec of TRACKER_TOOL_SPECS) {
+    const readOnly = spec.effect === 'read-only';
     register(
       spec.name,
       {
         description: spec.description,
         inputSchema: { ...inputs[spec.name], repo: repoArg },
         annotations: {
-          readOnlyHint: spec.readOnly,
-          idempotentHint: spec.idempotent,
+          readOnlyHint: readOnly,
+          idempotentHint: readOnly,
           destructiveHint: false,
           openWorldHint: true,
         },
-        ...(spec.sendsKey ? { _meta: effectful } : {}),
+        ...(spec.effect === 'keyed' ? { _meta: effectful } : {}),
       },
       (args, extra) => run(spec.name, args, extra._meta),
     );

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { agentWorkflow } from '../workflows/agent';
 import { approveSignal, pendingQuery, type ApproveSignal } from '../workflows/signals';
-import { eventually, startRun } from './helpers/runs';
+import { eventually, startRun, triageInput } from './helpers/runs';
 import { modelCalls, useSystemWithWorker } from './helpers/system';
 
 const TASK_QUEUE = 'agent-e2e';
@@ -92,9 +92,7 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
     const input = {
       runId,
       task: 'Checkout returns 500 when a coupon is applied',
-      repo: 'e2e-chain',
-      turnsPerRun: 1,
-      approve: ['comment_on_issue'],
+      ...triageInput({ repo: 'e2e-chain', turnsPerRun: 1, approve: ['comment_on_issue'] }),
     };
     const handle = await system().env.client.workflow.signalWithStart<typeof agentWorkflow, [ApproveSignal]>(
       'agentWorkflow',

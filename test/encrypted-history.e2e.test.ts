@@ -1,5 +1,6 @@
 // With TEMPORAL_PAYLOAD_KEY set, the run's task, prompts, tool arguments and results are sealed in
 // Temporal's history; the clients, the codec endpoint and the temporal CLI (through it) open them.
+import { triageTools } from '../examples/triage/tools';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Client } from '@temporalio/client';
@@ -29,7 +30,7 @@ beforeAll(async () => {
   worker = await createAgentWorker({
     connection: system.env.nativeConnection,
     taskQueue: TASK_QUEUE,
-    trackerUrl: system.trackers.keyed.url,
+    tools: triageTools({ trackerUrl: system.trackers.keyed.url }),
     openaiBaseUrl: `${system.modelUrl}/v1`,
     openaiApiKey: 'test',
     model: 'triage-script',

@@ -3,8 +3,7 @@ import { approveSignal, pendingQuery, resolveSignal } from '../workflows/signals
 import { SWEEP_TIMEOUTS } from '../sweep/agent/timeouts';
 import { SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/engine/timeouts';
 import type { KillTarget } from '../sweep/worker/line-protocol';
-import type { AgentInput } from '../workflows/types';
-import { eventually, startRun } from './helpers/runs';
+import { eventually, startRun, type TriageRunInput } from './helpers/runs';
 import { modelCalls, startSystem, startWorkerChild, type System, type WorkerChild } from './helpers/system';
 
 let system: System;
@@ -25,7 +24,7 @@ afterAll(async () => {
  */
 async function killAt(
   name: string,
-  input: Partial<AgentInput> & { repo: string },
+  input: TriageRunInput,
   target: KillTarget,
   beforeRestart?: (h: Awaited<ReturnType<typeof startRun>>['handle']) => Promise<void>,
 ) {

@@ -10,6 +10,7 @@ import {
   type Lookup,
 } from '../workflows/ladder';
 import { judgeAnswer } from '../workflows/questions';
+import { BUILT_IN_TRACKER_TOOLS } from '../workflows/legacy-tools';
 import { toolSpec } from '../workflows/tools';
 import type { ToolCall } from '../workflows/types';
 
@@ -316,7 +317,7 @@ describe('call identities', () => {
 });
 
 describe('tool arguments', () => {
-  const create = toolSpec('create_issue')!;
+  const create = toolSpec('create_issue', BUILT_IN_TRACKER_TOOLS)!;
   const callWith = (args: string): ToolCall => ({
     id: 'c',
     type: 'function',

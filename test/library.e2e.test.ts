@@ -3,7 +3,7 @@
 // functions; and a workflow that is not an agent, with keys and the ladder from `keyedActivities`.
 import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
+import type { Worker } from '@temporalio/worker';
 import { z } from 'zod/v4';
 import { devServerExecutable } from '../common/temporal-cli';
 import { callKey } from '../lib/activity';
@@ -104,11 +104,14 @@ beforeAll(async () => {
       tools: [lookupCustomer, sendEmail, postNote],
       modelProvider: scriptedModel,
     }),
-    await Worker.create({
+    // The user's own workflow and its activities beside the agent loop, on one worker.
+    await createAgentWorker({
       connection: env.nativeConnection,
       taskQueue: KEYED_QUEUE,
-      workflowsPath: require.resolve('./fixtures/keyed/workflows'),
+      workflowsPath: require.resolve('./fixtures/keyed/with-agent'),
       activities: createKeyedActivities(receiver),
+      tools: [postNote],
+      modelProvider: scriptedModel,
     }),
   );
   running.push(...workers.map((w) => w.run()));
@@ -211,6 +214,28 @@ describe('a run whose input is wrong is refused where it enters', () => {
     const kinds = (await handle.fetchHistory()).events!.map((e) => e.eventType);
     expect(kinds.some((k) => String(k).includes('ACTIVITY'))).toBe(false);
   }, 60_000);
+
+  test('a run that names no tools: startAgentRun refuses it, and a run started around it fails at once with BadInput, no model asked', async () => {
+    const runId = randomUUID();
+    const input = { runId, task: 'mail', instructions: INSTRUCTIONS };
+    await expect(startAgentRun(env.client, { ...input, taskQueue: AGENT_QUEUE })).rejects.toThrow(
+      /the run names no tools: give it tools \(registered on the worker with defineTool\) or mcpServers/,
+    );
+    const handle = await env.client.workflow.start('agentWorkflow', {
+      taskQueue: AGENT_QUEUE,
+      workflowId: `no-tools-${runId}`,
+      args: [input],
+    });
+    const failure = await handle.result().then(
+      () => null,
+      (err: Error & { cause?: Error & { type?: string } }) => err.cause,
+    );
+    expect(failure?.type).toBe('BadInput');
+    expect(failure?.message).toMatch(/^the run names no tools: .*; nothing ran$/);
+    expect(requests.filter((r) => r.runId === runId)).toEqual([]);
+    const kinds = (await handle.fetchHistory()).events!.map((e) => e.eventType);
+    expect(kinds.some((k) => String(k).includes('ACTIVITY'))).toBe(false);
+  }, 60_000);
 });
 
 describe('keys and the ladder for a workflow that is not an agent (keyedActivities)', () => {
@@ -245,4 +270,35 @@ describe('keys and the ladder for a workflow that is not an agent (keyedActiviti
     expect(await handle.result()).toEqual(['charged 100', 'charged 200', 'sent, I checked']);
     expect(receiver.mails).toEqual(['hello', 'hello']); // this run's one mail, and the first test's
   }, 60_000);
+});
+
+describe('one worker for the agent loop and workflows of your own', () => {
+  test('createAgentWorker serves your workflows module and activities beside the loop: an agent run and a keyed workflow on one task queue', async () => {
+    const agent = await startAgentRun(env.client, {
+      runId: randomUUID(),
+      taskQueue: KEYED_QUEUE,
+      task: 'note',
+      tools: ['post_note'],
+      timeouts: { toolMs: 3_000, retryInitialMs: 100 },
+    });
+    expect(((await agent.result()) as AgentResult).answer).toBe('noted');
+    const out = await env.client.workflow.execute('payAndMail', {
+      taskQueue: KEYED_QUEUE,
+      workflowId: 'keyed-beside-agent',
+      args: [{ owner: 'order-0', lookup: true }],
+    });
+    expect(out).toEqual(['charged 100', 'charged 200', 'mailed hello']);
+    expect(receiver.charges.get(callKey('order-0', 'charge#1'))).toBe(100);
+  }, 60_000);
+
+  test("an activity of yours named as one of the loop's is refused, before any worker is built", async () => {
+    await expect(
+      createAgentWorker({
+        connection: env.nativeConnection,
+        taskQueue: 'never-built',
+        modelProvider: scriptedModel,
+        activities: { runTool: async () => 'mine' },
+      }),
+    ).rejects.toThrow("activities runTool: the agent loop's own activities have these names; give yours others");
+  });
 });

@@ -46,6 +46,22 @@ describe('the determinism lint on workflow code', () => {
     ]);
   });
 
+  test("the sweep's designs are workflow code too: the same rules, two folders down", async () => {
+    const file = 'sweep/agent/designs.ts';
+    expect(await problems("import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n", file)).toEqual([
+      expect.stringMatching(/no-restricted-imports: .*workflow code may do no I\/O/),
+    ]);
+    expect(
+      await problems(
+        "import { createActivities } from '../../activities';\nexport const x = createActivities;\n",
+        file,
+      ),
+    ).toEqual([expect.stringMatching(/import activities as types only/)]);
+    expect(await problems('export const x = Math.random();\n', file)).toEqual([
+      expect.stringMatching(/not deterministic on replay/),
+    ]);
+  });
+
   test('the same code outside workflows/ is fine', async () => {
     expect(
       await problems(

@@ -8,9 +8,8 @@ import { key } from '../common/key';
 import { loadMcpConfig } from '../mcp/config';
 import type { McpCrashPlan } from '../sweep/agent/mcp-main';
 import { approveSignal, pendingQuery, resolveSignal } from '../workflows/signals';
-import type { AgentInput } from '../workflows/types';
 import { freePort, ROOT, startChild, type Child } from './helpers/processes';
-import { eventually, startRun } from './helpers/runs';
+import { eventually, startRun, type TriageRunInput } from './helpers/runs';
 import { modelCalls, startWorkerChild, useSystemWithWorker, type System, type WorkerChild } from './helpers/system';
 
 /**
@@ -100,8 +99,7 @@ afterAll(async () => {
   await restarting?.child?.kill();
 });
 
-const run = (input: Partial<AgentInput> & { repo: string }) =>
-  startRun(system.env.client, TASK_QUEUE, { timeouts: TIMEOUTS, ...input });
+const run = (input: TriageRunInput) => startRun(system.env.client, TASK_QUEUE, { timeouts: TIMEOUTS, ...input });
 const faultedKeys = () => readFileSync(stateFile, 'utf8').split('\n').filter(Boolean);
 
 describe.each([

@@ -108,16 +108,21 @@ describe('what the resolution ladder learns from an MCP tool definition', () => 
     expect(keyed).toMatchObject({ sendsKey: true, lookup: true, lookupTool: 'lookup_call', readOnly: false });
   });
 
-  test('a repo argument is filled in by the run and hidden from the model', () => {
-    const spec = specFromMcpTool('s', {
+  test("an argument named as a key of the run's context is filled in by the run and hidden from the model", () => {
+    const tool = {
       name: 'create_issue',
       inputSchema: {
-        type: 'object',
+        type: 'object' as const,
         properties: { title: { type: 'string' }, repo: { type: 'string' } },
         required: ['title', 'repo'],
       },
-    });
-    expect(spec.takesRepo).toBe(true);
+    };
+    const spec = specFromMcpTool('s', tool, ['repo', 'customer']);
+    expect(spec.contextArgs).toEqual(['repo']);
     expect(spec.parameters).toEqual({ type: 'object', properties: { title: { type: 'string' } }, required: ['title'] });
+    // Without such a key in the context the model sees, and sets, every argument.
+    const open = specFromMcpTool('s', tool);
+    expect(open.contextArgs).toBeUndefined();
+    expect(open.parameters).toEqual(tool.inputSchema);
   });
 });

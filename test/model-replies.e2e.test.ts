@@ -8,6 +8,7 @@ import type { Worker } from '@temporalio/worker';
 import { createAgentWorker } from '../workers/create-worker';
 import type { ChatMessage, ToolCall } from '../workflows/types';
 import { startRun } from './helpers/runs';
+import { triageTools } from '../examples/triage/tools';
 import { startSystem, type System } from './helpers/system';
 
 const TASK_QUEUE = 'model-replies';
@@ -90,7 +91,7 @@ beforeAll(async () => {
   worker = await createAgentWorker({
     connection: system.env.nativeConnection,
     taskQueue: TASK_QUEUE,
-    trackerUrl: system.trackers.keyed.url,
+    tools: triageTools({ trackerUrl: system.trackers.keyed.url }),
     openaiBaseUrl: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`,
     openaiApiKey: 'test',
     model: 'replies',

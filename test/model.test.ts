@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import type { FastifyInstance } from 'fastify';
 import { buildModelServer } from '../model/app';
-import { TOOL_SPECS } from '../workflows/tools';
+import { TRACKER_TOOL_SPECS } from '../tracker/tool-specs';
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const tools = TOOL_SPECS.map((t) => ({
+const tools = TRACKER_TOOL_SPECS.map((t) => ({
   type: 'function' as const,
   function: { name: t.name, description: t.description, parameters: t.parameters },
 }));

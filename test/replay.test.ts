@@ -6,6 +6,7 @@ import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { workflowSources } from '../workers/create-worker';
+import { sweepWorkflowsPath } from '../sweep/agent/world';
 import { ROOT } from './helpers/processes';
 
 // `current/` holds histories made by today's code; each sibling folder, those of an older version of
@@ -28,7 +29,8 @@ test("there is a saved history of today's code for every variant of the sweep, a
 });
 
 test('every saved history replays against the current workflow code', async () => {
-  const { workflowsPath, interceptorModules } = workflowSources();
+  // The sweep's worker serves the loop and the designs it is compared with.
+  const { workflowsPath, interceptorModules } = workflowSources(sweepWorkflowsPath());
   const histories = files.map((f) => ({
     workflowId: f,
     history: temporal.api.history.v1.History.decode(readFileSync(path.join(dir, f))),

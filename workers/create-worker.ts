@@ -23,11 +23,22 @@ export interface AgentWorkerOptions {
   model?: string;
   /** The MCP servers runs may use (see `mcpServers` of the agent's input). Default none. The caller closes it. */
   mcp?: McpToolbox;
-  /** The tracker of the built-in tracker tools (the triage agent's); needed only by runs that use them. */
-  trackerUrl?: string;
-  /** The tracker's bearer token, if it requires one (`TRACKER_TOKEN`). */
-  trackerToken?: string;
-  /** A pre-built workflow bundle (saves a few seconds per worker); default: bundle `workflows/` now. */
+  /**
+   * Secrets your tools hold (tokens, keys): kept out of every result and error the worker's activities
+   * hand to Temporal, and so out of history, as the model key and the MCP servers' secrets are. Default none.
+   */
+  secrets?: ReadonlyArray<string | undefined>;
+  /**
+   * Activities of your own to serve beside the loop's (those of your other workflows, say); a name the
+   * loop uses is refused. What they return and throw is kept free of the worker's secrets too.
+   */
+  activities?: Record<string, (...args: never[]) => Promise<unknown>>;
+  /**
+   * Your own workflows module, to serve your workflows beside the loop: it must export `agentWorkflow`
+   * (`export { agentWorkflow } from 'crash-safe-agent/workflow'`). Default: the loop alone.
+   */
+  workflowsPath?: string;
+  /** A pre-built workflow bundle (saves a few seconds per worker); default: bundle the workflows now. */
   workflowBundle?: { code: string };
   /** The name the server records for the tasks this worker starts. Default: the SDK's `pid@host`. */
   identity?: string;
@@ -43,9 +54,9 @@ export interface AgentWorkerOptions {
  * Where the workflow code and its interceptors live, for bundling. Resolved when asked, not on import,
  * so that a worker compiled to one JavaScript file with a pre-built bundle never looks for the sources.
  */
-export function workflowSources(): { workflowsPath: string; interceptorModules: string[] } {
+export function workflowSources(workflowsPath?: string): { workflowsPath: string; interceptorModules: string[] } {
   return {
-    workflowsPath: require.resolve('../workflows'),
+    workflowsPath: workflowsPath ?? require.resolve('../workflows'),
     interceptorModules: workflowInterceptorModules(AGENT_POINTS),
   };
 }
@@ -61,7 +72,7 @@ export const AGENT_POINTS: CrashSweepPluginOptions = { activities: false, http: 
 /** What the agent's activities are made of: a worker's options without the worker. */
 export type AgentActivitiesOptions = Pick<
   AgentWorkerOptions,
-  'tools' | 'modelProvider' | 'openaiBaseUrl' | 'openaiApiKey' | 'model' | 'mcp' | 'trackerUrl' | 'trackerToken'
+  'tools' | 'modelProvider' | 'openaiBaseUrl' | 'openaiApiKey' | 'model' | 'mcp' | 'secrets'
 >;
 
 /**
@@ -69,12 +80,10 @@ export type AgentActivitiesOptions = Pick<
  * your tools, MCP servers and model, with every secret the options hold kept out of history.
  */
 export function createAgentActivities(options: AgentActivitiesOptions) {
-  // Nothing the worker holds in secret may reach history: its tokens, its model key, its MCP secrets.
-  registerSecrets(options.trackerToken, options.openaiApiKey, ...(options.mcp?.config.secrets ?? []));
+  // Nothing the worker holds in secret may reach history: its tools' tokens, its model key, its MCP secrets.
+  registerSecrets(...(options.secrets ?? []), options.openaiApiKey, ...(options.mcp?.config.secrets ?? []));
   return redactingActivities(
     createActivities({
-      trackerUrl: options.trackerUrl,
-      trackerToken: options.trackerToken,
       model: modelOf(options),
       mcp: options.mcp,
       tools: new ToolRegistry(options.tools ?? []),
@@ -102,13 +111,21 @@ function modelOf(options: AgentActivitiesOptions): ModelProvider {
  * MCP servers (`mcp`), your model (`modelProvider`, or an OpenAI-compatible endpoint).
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
-  const activities = createAgentActivities(options);
+  const loop = createAgentActivities(options);
+  const clash = Object.keys(options.activities ?? {}).filter((name) => name in loop);
+  if (clash.length > 0)
+    throw new Error(
+      `activities ${clash.join(', ')}: the agent loop's own activities have these names; give yours others`,
+    );
+  const activities = { ...loop, ...redactingActivities(options.activities ?? {}) };
+  if (options.workflowBundle && options.workflowsPath)
+    throw new Error('give createAgentWorker a workflowsPath or a workflowBundle, not both');
   if (options.workflowBundle && options.dataConverter?.failureConverterPath)
     throw new Error(
       'a pre-built workflow bundle carries its own failure converter: build it with bundleWorkflowCode({ failureConverterPath }) ' +
         'and pass no failureConverterPath, or let the worker bundle the workflows (no workflowBundle)',
     );
-  const sources = options.workflowBundle ? null : workflowSources();
+  const sources = options.workflowBundle ? null : workflowSources(options.workflowsPath);
   const code = sources
     ? { workflowsPath: sources.workflowsPath, interceptors: { activity: options.activityInterceptors } }
     : { workflowBundle: options.workflowBundle, interceptors: { activity: options.activityInterceptors } };

@@ -48,7 +48,14 @@ async function main(): Promise<void> {
     const dataConverter = dataConverterFromEnv();
     // The triage example's tools, which `npm run start` names; a run may name MCP servers' tools instead.
     const tools = triageTools({ trackerUrl: config.trackerUrl, trackerToken: config.trackerToken });
-    const worker = await createAgentWorker({ connection, ...config, mcp, dataConverter, tools });
+    const worker = await createAgentWorker({
+      connection,
+      ...config,
+      mcp,
+      dataConverter,
+      tools,
+      secrets: [config.trackerToken],
+    });
     const servers = mcp ? `, MCP servers ${Object.keys(mcp.config.mcpServers).join(', ') || 'none'}` : '';
     console.log(
       `worker serving task queue ${config.taskQueue} on ${config.temporalAddress} ` +

@@ -1,12 +1,13 @@
 // The agent loop: the model's reply into history, then each tool call as its own activity, until the model answers.
-import { ApplicationFailure, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { agentActivities } from './agent-activities';
 import { approvalGate } from './approvals';
-import { contextProblem } from './run-input';
+import { contextProblem, NO_TOOLS } from './run-input';
 import { callIdentities, callRunner } from './calls';
 import { personQuestions } from './questions';
 import { pendingQuery } from './signals';
-import { DEFAULT_INSTRUCTIONS, TOOL_SPECS, toolsForModel, type ToolSpec } from './tools';
+import { BUILT_IN_TRACKER_TOOLS, NAMED_TOOLS_PATCH } from './legacy-tools';
+import { DEFAULT_INSTRUCTIONS, toolsForModel, type ToolSpec } from './tools';
 import type { AgentInput, AgentResult, CallRecord, ChatMessage, Rung } from './types';
 import { runVisibility } from './visibility';
 
@@ -50,12 +51,20 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   }));
 
   // The run's own tools and those of its MCP servers are listed once, into history, so a replay
-  // sees the same ones. A run that names neither has the tracker's built-in tools.
+  // sees the same ones. A run that names neither is refused; one started before that rule had the
+  // tracker's tools built in, and its history replays with them.
   const listed = Boolean(input.mcpServers?.length || input.tools?.length);
-  let specs: readonly ToolSpec[] = carried?.specs ?? TOOL_SPECS;
+  if (!listed && !carried && patched(NAMED_TOOLS_PATCH))
+    throw ApplicationFailure.nonRetryable(`${NO_TOOLS}; nothing ran`, 'BadInput');
+  let specs: readonly ToolSpec[] = carried?.specs ?? BUILT_IN_TRACKER_TOOLS;
   if (listed && !carried?.specs) {
     const servers = input.mcpServers ?? [];
-    const request = { servers, ...(input.tools?.length ? { tools: input.tools } : {}) };
+    const request = {
+      servers,
+      ...(input.tools?.length ? { tools: input.tools } : {}),
+      // An MCP tool's arguments named as keys of the context are the run's to fill in, not the model's.
+      ...(input.context && servers.length ? { contextKeys: Object.keys(input.context) } : {}),
+    };
     specs = await activities.listTools(request).catch((err: Error) => {
       const why = (err.cause as Error | undefined)?.message ?? err.message;
       const named = [

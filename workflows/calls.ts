@@ -94,6 +94,15 @@ export function callRunner({
 }: CallRunnerDeps) {
   const approvalTools = new Set(input.approve ?? []);
   const sendAgainWhileDown = patched(RECEIVER_DOWN_PATCH);
+  /**
+   * The arguments of an MCP tool that the run fills in from its context. A run that listed its tools
+   * before `contextArgs` gave its `repo` to a tool that took one (`takesRepo`).
+   */
+  const fromContext = (spec: ToolSpec): Record<string, unknown> => {
+    const context: Record<string, unknown> = input.context ?? {};
+    if (spec.takesRepo) return { repo: (input as { repo?: string }).repo ?? context.repo };
+    return Object.fromEntries((spec.contextArgs ?? []).map((name) => [name, context[name]]));
+  };
 
   return async function runCall(
     call: ToolCall,
@@ -116,7 +125,7 @@ export function callRunner({
     if (!spec) return fail(`unknown tool ${call.function.name}`);
     const parsed = parseArguments(call, spec, place.finishReason);
     if ('refused' in parsed) return fail(parsed.refused);
-    const args = spec.takesRepo ? { ...parsed.args, repo: input.repo } : parsed.args;
+    const args = { ...parsed.args, ...fromContext(spec) };
     record.args = args;
 
     if (spec.needsApproval || approvalTools.has(spec.name)) {
@@ -134,15 +143,13 @@ export function callRunner({
       callId,
       tool: spec.name,
       args,
-      repo: input.repo,
       sendKey: spec.sendsKey,
-      trackerUrl: input.trackerUrl,
       server: spec.server,
       ...(spec.registered ? { registered: true, ...(input.context ? { context: input.context } : {}) } : {}),
       ...(spec.server && !spec.readOnly && !spec.idempotent && !spec.sendsKey ? { errorMayHideEffect: true } : {}),
     };
     // A tool over MCP says itself whether its receiver honours keys; the run's `keyless` says it of
-    // the receivers of the built-in and the registered tools.
+    // the receivers of the registered tools (and of the tracker's once built in).
     const keyed = spec.sendsKey && (spec.server !== undefined || !input.keyless);
     const receiver = spec.server ?? (spec.registered ? (spec.receiver ?? spec.name) : 'tracker');
     const settled = await settleCall(
@@ -172,8 +179,8 @@ export function callRunner({
           try {
             const found = await activities.lookupCall({
               ...request,
-              // Over MCP the lookup tool gets the call's tool and key, and the run's repo if it takes one.
-              args: spec.server ? (spec.takesRepo ? { repo: input.repo } : {}) : args,
+              // Over MCP the lookup tool gets the call's tool and key, and what the run fills in from its context.
+              args: spec.server ? fromContext(spec) : args,
               sendKey: keyed,
               lookupTool: spec.lookupTool,
               keyExpired,

@@ -1,3 +1,2 @@
-// The workflows a worker registers.
+// The workflows an agent worker registers.
 export { agentWorkflow } from './agent';
-export { designWorkflow } from './designs';

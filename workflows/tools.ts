@@ -1,6 +1,6 @@
 /**
- * The tool registry: what each tool does, as the model sees it, and what the resolution ladder needs
- * to know about it. Pure data, shared by workflow code (which must stay deterministic) and activities.
+ * What each tool of a run does, as the model sees it, and what the resolution ladder needs to know
+ * about it. Pure data, shared by workflow code (which must stay deterministic) and activities.
  */
 
 /** How a tool behaves when a call is repeated or its outcome is unknown. */
@@ -22,7 +22,7 @@ export interface ToolSpec {
   lookup: boolean;
   /** Waits for a person's approval before it runs, whatever the run's settings say. */
   needsApproval: boolean;
-  /** The MCP server (its name in the worker's configuration) that serves the tool; unset for the built-in tracker tools. */
+  /** The MCP server (its name in the worker's configuration) that serves the tool. */
   server?: string;
   /** A TypeScript tool registered on the worker (`defineTool`), run by the `runTool` activity itself. */
   registered?: boolean;
@@ -30,7 +30,12 @@ export interface ToolSpec {
   receiver?: string;
   /** The server's tool that answers whether a call of this one happened (the lookup rung over MCP). */
   lookupTool?: string;
-  /** Takes a `repo` argument, which the run fills in with its own; the model does not see it. */
+  /**
+   * Arguments of an MCP tool that the run fills in from its `context` (those named as a key of it when
+   * the tools were listed); the model neither sees nor sets them.
+   */
+  contextArgs?: string[];
+  /** Listed by a run older than `contextArgs`: the tool's `repo` argument came from the run's `repo`. */
   takesRepo?: boolean;
   /**
    * How long a call is sent again while its server refuses connections (the MCP server's
@@ -44,64 +49,14 @@ export const DEFAULT_INSTRUCTIONS =
   'You are an agent that acts through the tools you are given. Use them to do the task, ' +
   'then reply with a short summary of what you did.';
 
-/** The tracker's tools: those of a run that names neither `tools` nor `mcpServers` (the triage agent's). */
-export const TOOL_SPECS: readonly ToolSpec[] = [
-  {
-    name: 'create_issue',
-    description: 'File a new issue in the tracker. Returns the issue with its number.',
-    parameters: {
-      type: 'object',
-      properties: {
-        title: { type: 'string', description: 'One-line summary.' },
-        body: { type: 'string', description: 'What happened, and how to reproduce it.' },
-        labels: { type: 'array', items: { type: 'string' } },
-      },
-      required: ['title', 'body'],
-    },
-    readOnly: false,
-    idempotent: false,
-    sendsKey: true,
-    lookup: true,
-    needsApproval: false,
-  },
-  {
-    name: 'comment_on_issue',
-    description: 'Add a comment to an existing issue, by its number.',
-    parameters: {
-      type: 'object',
-      properties: { number: { type: 'integer' }, body: { type: 'string' } },
-      required: ['number', 'body'],
-    },
-    readOnly: false,
-    idempotent: false,
-    sendsKey: true,
-    lookup: true,
-    needsApproval: false,
-  },
-  {
-    name: 'search_issues',
-    description: 'Find issues whose title, body or comments contain the query text.',
-    parameters: {
-      type: 'object',
-      properties: { query: { type: 'string' } },
-      required: ['query'],
-    },
-    readOnly: true,
-    idempotent: true,
-    sendsKey: false,
-    lookup: false,
-    needsApproval: false,
-  },
-];
-
-/** The spec of `name` among `specs` (default the built-in tools), or `undefined` for a tool they do not have. */
-export function toolSpec(name: string, specs: readonly ToolSpec[] = TOOL_SPECS): ToolSpec | undefined {
+/** The spec of `name` among `specs`, or `undefined` for a tool they do not have. */
+export function toolSpec(name: string, specs: readonly ToolSpec[]): ToolSpec | undefined {
   return specs.find((t) => t.name === name);
 }
 
-/** The tools in the OpenAI `tools` request format. Default: the built-in tracker tools. */
+/** The tools in the OpenAI `tools` request format. */
 export function toolsForModel(
-  specs: readonly ToolSpec[] = TOOL_SPECS,
+  specs: readonly ToolSpec[],
 ): Array<{ type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }> {
   return specs.map((t) => ({
     type: 'function',

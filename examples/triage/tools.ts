@@ -3,6 +3,7 @@
 import { defineTool, ReceiverRefusedError, type ToolContext } from '../../lib/worker';
 import { reachTracker } from '../../tracker/client';
 import { callTrackerTool, lookupTrackerCall } from '../../tracker/tools';
+import { TRACKER_TOOL_SPECS } from '../../tracker/tool-specs';
 
 /** The triage agent's system prompt. */
 export const TRIAGE_INSTRUCTIONS =
@@ -10,7 +11,7 @@ export const TRIAGE_INSTRUCTIONS =
   'then reply with a short summary.';
 
 /** The names a run gives in `AgentInput.tools` to use the triage tools. */
-export const TRIAGE_TOOL_NAMES = ['create_issue', 'comment_on_issue', 'search_issues'];
+export const TRIAGE_TOOL_NAMES: string[] = TRACKER_TOOL_SPECS.map((t) => t.name);
 
 /**
  * What a triage run acts on, which the model neither sees nor chooses: its repository, and the
@@ -46,61 +47,50 @@ function reach(options: TriageToolsOptions, context: ToolContext['context']) {
 }
 
 /**
- * The tracker's three tools. The two that write are `keyed` (the tracker honours `Idempotency-Key`)
- * and can be looked up: by their key, or, when the key cannot be used (a keyless tracker, an expired
- * key), by the trace line each writes into what it creates. `tracker.accepted` is a crash point of
- * their own: the tracker has committed and replied, and the worker has not read the reply.
+ * The tracker's three tools (`tracker/tool-specs.ts` has what the model sees of them). The two that write are
+ * `keyed` (the tracker honours `Idempotency-Key`) and can be looked up: by their key, or, when the key
+ * cannot be used (a keyless tracker, an expired key), by the trace line each writes into what it
+ * creates. `tracker.accepted` is a crash point of their own: the tracker has committed and replied,
+ * and the worker has not read the reply.
  */
 export function triageTools(options: TriageToolsOptions = {}) {
-  const write = (name: string, description: string, parameters: Record<string, unknown>) =>
-    defineTool({
-      name,
-      description,
-      parameters: { type: 'object', ...parameters },
-      effect: 'keyed',
-      receiver: 'tracker',
-      lookup: async ({ key, context, byKey, signal }) =>
-        lookupTrackerCall(name, { ...reach(options, context), key, byKey, signal }),
-      run: async (args, ctx) => {
-        const result = await callTrackerTool(name, args, {
-          ...reach(options, ctx.context),
-          key: ctx.key,
-          sendKey: true,
-          signal: ctx.signal,
-          onReply: () => ctx.point('tracker.accepted'),
-        });
-        if (result.retentionMs) ctx.keysKeptFor(result.retentionMs);
-        return result.output;
-      },
-    });
-  return [
-    write('create_issue', 'File a new issue in the tracker. Returns the issue with its number.', {
-      properties: {
-        title: { type: 'string', description: 'One-line summary.' },
-        body: { type: 'string', description: 'What happened, and how to reproduce it.' },
-        labels: { type: 'array', items: { type: 'string' } },
-      },
-      required: ['title', 'body'],
-    }),
-    write('comment_on_issue', 'Add a comment to an existing issue, by its number.', {
-      properties: { number: { type: 'integer' }, body: { type: 'string' } },
-      required: ['number', 'body'],
-    }),
-    defineTool({
-      name: 'search_issues',
-      description: 'Find issues whose title, body or comments contain the query text.',
-      parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
-      effect: 'read-only',
-      receiver: 'tracker',
-      run: async (args, ctx) =>
-        (
-          await callTrackerTool('search_issues', args, {
-            ...reach(options, ctx.context),
-            key: ctx.key,
-            sendKey: false,
-            signal: ctx.signal,
-          })
-        ).output,
-    }),
-  ];
+  return TRACKER_TOOL_SPECS.map(({ name, description, parameters, effect }) =>
+    effect === 'keyed'
+      ? defineTool({
+          name,
+          description,
+          parameters,
+          effect,
+          receiver: 'tracker',
+          lookup: async ({ key, context, byKey, signal }) =>
+            lookupTrackerCall(name, { ...reach(options, context), key, byKey, signal }),
+          run: async (args, ctx) => {
+            const result = await callTrackerTool(name, args, {
+              ...reach(options, ctx.context),
+              key: ctx.key,
+              sendKey: true,
+              signal: ctx.signal,
+              onReply: () => ctx.point('tracker.accepted'),
+            });
+            if (result.retentionMs) ctx.keysKeptFor(result.retentionMs);
+            return result.output;
+          },
+        })
+      : defineTool({
+          name,
+          description,
+          parameters,
+          effect,
+          receiver: 'tracker',
+          run: async (args, ctx) =>
+            (
+              await callTrackerTool(name, args, {
+                ...reach(options, ctx.context),
+                key: ctx.key,
+                sendKey: false,
+                signal: ctx.signal,
+              })
+            ).output,
+        }),
+  );
 }

@@ -1,14 +1,18 @@
-// The five designs the sweep compares, from saving once per turn to keys and markers.
+// The five designs the sweep compares with the agent loop, from saving once per turn to keys and
+// markers: workflow code of the sweep's own, run by its worker beside the loop (sweep/agent/workflows.ts).
 import { ApplicationFailure, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { AgentActivities } from '../activities';
-import { attemptTool } from './outcome';
-import { personQuestions } from './questions';
-import { pendingQuery } from './signals';
-import { toolsForModel, toolSpec } from './tools';
-import type { ChatMessage, RunTimeouts, ToolCall } from './types';
+import type { AgentActivities } from '../../activities';
+import { attemptTool } from '../../workflows/outcome';
+import { personQuestions } from '../../workflows/questions';
+import { pendingQuery } from '../../workflows/signals';
+import type { ChatMessage, ModelRequest, RunTimeouts, ToolCall } from '../../workflows/types';
+import { TRACKER_TOOL_SPECS } from '../../tracker/tool-specs';
+import type { TurnActivities } from './turn-activity';
 
 /**
- * The five designs the crash sweep compares, from the simplest to the one the agent loop uses:
+ * The five designs the crash sweep compares, from the simplest to the one the agent loop uses. Each
+ * triages with the triage example's tools, registered on the sweep's worker (the loop's `runTool`
+ * runs them), and the "save once per turn" one with a whole-turn activity of the sweep's own:
  * - `turn`: save once per turn; the model call and all its tool calls are one activity, no keys.
  * - `reply`: save after the reply; a model activity, then one activity per tool call, default retries, no keys.
  * - `keys`: as `reply`, with idempotency keys that the tracker honours.
@@ -25,7 +29,8 @@ export interface DesignInput {
   repo: string;
   design: Design;
   trackerUrl?: string;
-  timeouts?: RunTimeouts;
+  /** The loop's timeouts, and `turnMs`: the whole-turn activity's start-to-close timeout (default 120 s). */
+  timeouts?: RunTimeouts & { turnMs?: number };
 }
 
 /** Result of one run of a design. */
@@ -35,6 +40,12 @@ export interface DesignResult {
 }
 
 const SYSTEM_PROMPT = 'You triage bug reports.';
+
+/** The triage tools in the model's request format. */
+const TOOLS: ModelRequest['tools'] = TRACKER_TOOL_SPECS.map((t) => ({
+  type: 'function',
+  function: { name: t.name, description: t.description, parameters: t.parameters },
+}));
 
 /** One of the simplified loops the sweep compares with the agent loop; see {@link Design}. */
 export async function designWorkflow(input: DesignInput): Promise<DesignResult> {
@@ -47,7 +58,7 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
   };
   const { callModel } = proxyActivities<AgentActivities>({ startToCloseTimeout: t.modelMs, retry: defaultRetry });
   const { runTool } = proxyActivities<AgentActivities>({ startToCloseTimeout: t.toolMs, retry: defaultRetry });
-  const { runTurn } = proxyActivities<AgentActivities>({ startToCloseTimeout: t.turnMs, retry: defaultRetry });
+  const { runTurn } = proxyActivities<TurnActivities>({ startToCloseTimeout: t.turnMs, retry: defaultRetry });
   const { runTool: runToolOnce } = proxyActivities<AgentActivities>({
     startToCloseTimeout: t.toolMs,
     retry: { ...defaultRetry, maximumAttempts: 1 },
@@ -66,20 +77,21 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
   }));
 
   const keyed = input.design === 'keys' || input.design === 'keys-markers';
+  // The triage tools send the key whatever the design: the keyless designs' tracker ignores it.
   const request = (call: ToolCall) => ({
     runId: input.runId,
     callId: call.id,
     tool: call.function.name,
     args: JSON.parse(call.function.arguments) as Record<string, unknown>,
-    repo: input.repo,
     sendKey: keyed,
-    trackerUrl: input.trackerUrl,
+    registered: true,
+    context: { repo: input.repo, ...(input.trackerUrl ? { trackerUrl: input.trackerUrl } : {}) },
   });
 
   /** A call under markers: one attempt, then a person if its outcome is unknown and a repeat is not harmless. */
   async function withMarkers(call: ToolCall): Promise<string> {
-    const spec = toolSpec(call.function.name);
-    const harmless = !!spec && (spec.readOnly || spec.idempotent || (keyed && spec.sendsKey));
+    const effect = TRACKER_TOOL_SPECS.find((t) => t.name === call.function.name)?.effect;
+    const harmless = effect === 'read-only' || (keyed && effect === 'keyed');
     for (;;) {
       const outcome = await attemptTool(() => (harmless ? runTool : runToolOnce)(request(call)));
       if (outcome.kind === 'ok') return outcome.response.output;
@@ -107,13 +119,13 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
         repo: input.repo,
         trackerUrl: input.trackerUrl,
         messages,
-        tools: toolsForModel(),
+        tools: TOOLS,
       });
       messages.push(...out.messages);
       if (out.answer !== null) return { answer: out.answer, questionsAsked: questions.asked() };
       continue;
     }
-    const { message: reply } = await callModel({ runId: input.runId, messages, tools: toolsForModel() });
+    const { message: reply } = await callModel({ runId: input.runId, messages, tools: TOOLS });
     messages.push(reply);
     if (!reply.tool_calls?.length) return { answer: reply.content ?? '', questionsAsked: questions.asked() };
     for (const call of reply.tool_calls) {

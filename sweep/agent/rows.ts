@@ -1,6 +1,6 @@
 // The agent's rows of the table: which design, which tracker, which faults, which person.
 import type { Duration } from '@temporalio/common';
-import type { Design } from '../../workflows/designs';
+import type { Design } from './designs';
 import type { ExpectedEffect } from './effects';
 import type { PersonMode } from './person';
 import type { RunTimeouts } from '../../workflows/types';
@@ -29,6 +29,14 @@ export interface RunBase {
  */
 export function triageRun({ repo, trackerUrl, ...rest }: RunBase) {
   return { ...rest, tools: TRIAGE_TOOL_NAMES, context: { repo, trackerUrl } };
+}
+
+/**
+ * A run of the agent loop on the tracker's MCP server (`mcp`, the lane's server for the row's tracker):
+ * its tools take the repository as an argument, which the run fills in from its context.
+ */
+function mcpRun({ repo, trackerUrl: _tracker, ...rest }: RunBase, server: string) {
+  return { ...rest, mcpServers: [server], context: { repo }, timeouts: SWEEP_MCP_TIMEOUTS };
 }
 
 /** One row of the agent suite's table: a loop, its tracker, and what the scripted world does to it. */
@@ -189,7 +197,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     label: 'agent loop, MCP server killed mid-call',
     workflowType: 'agentWorkflow',
     tracker: 'keyed',
-    input: (base) => ({ ...base, mcpServers: [MCP_SERVER_NAMES.keyed], timeouts: SWEEP_MCP_TIMEOUTS }),
+    input: (base) => mcpRun(base, MCP_SERVER_NAMES.keyed),
     mcp: true,
     retries: true,
   },
@@ -198,13 +206,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     label: 'agent loop, MCP killed, keyless + lookup',
     workflowType: 'agentWorkflow',
     tracker: 'keyless',
-    input: (base) => ({
-      ...base,
-      keyless: true,
-      lookup: true,
-      mcpServers: [MCP_SERVER_NAMES.keyless],
-      timeouts: SWEEP_MCP_TIMEOUTS,
-    }),
+    input: (base) => ({ ...mcpRun(base, MCP_SERVER_NAMES.keyless), keyless: true, lookup: true }),
     mcp: true,
     retries: true,
   },

@@ -5,7 +5,9 @@ import { runMain } from '../../common/cli';
 import { configFromEnv } from '../../common/config';
 import { loadMcpConfig } from '../../mcp/config';
 import { triageTools } from '../../examples/triage/tools';
+import { openAiModel } from '../../activities/model';
 import { createAgentWorker } from '../../workers/create-worker';
+import { turnActivities } from './turn-activity';
 import { runCrashWorker } from '../worker/crash-worker';
 
 /**
@@ -22,8 +24,15 @@ async function main(): Promise<void> {
       ...settings,
       workflowBundle: bundlePath ? { code: readFileSync(bundlePath, 'utf8') } : undefined,
       mcp: config.mcpConfig ? new McpToolbox(loadMcpConfig(config.mcpConfig)) : undefined,
-      // The triage example's tools, which the agent loop's rows name (the designs call the tracker themselves).
+      // The triage example's tools, which the agent loop's rows and the designs name, and the
+      // whole-turn activity of the "save once per turn" design.
       tools: triageTools({ trackerUrl: config.trackerUrl, trackerToken: config.trackerToken }),
+      secrets: [config.trackerToken],
+      activities: turnActivities({
+        model: openAiModel({ baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey, model: config.model }),
+        trackerUrl: config.trackerUrl,
+        trackerToken: config.trackerToken,
+      }),
     }),
   );
 }

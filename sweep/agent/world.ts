@@ -19,6 +19,9 @@ import { TrackerHost } from './tracker-host';
 import { startServer, type ServerOptions, type SweepServer, type TemporalHost } from '../engine/sweep-server';
 import { SLOW_RECEIVER } from './timeouts';
 
+/** The workflows module of the sweep's agent worker: the loop and the designs (`workflows.ts`). Resolved when asked. */
+export const sweepWorkflowsPath = (): string => require.resolve('./workflows');
+
 const ROOT = path.resolve(__dirname, '..', '..');
 
 /** A tracker of the sweep's world. */
@@ -226,7 +229,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   apps.push(model);
   const modelUrl = await listen(model);
   const { code } = await bundleWorkflowCode({
-    workflowsPath: workflowSources().workflowsPath,
+    workflowsPath: sweepWorkflowsPath(),
     workflowInterceptorModules: workflowSources().interceptorModules,
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
   });

@@ -29,12 +29,11 @@ export async function inProcessWorker(system: System, taskQueue: string, mcp?: M
     mcp,
     connection: system.env.nativeConnection,
     taskQueue,
-    trackerUrl: system.trackers.keyed.url,
     openaiBaseUrl: `${system.modelUrl}/v1`,
     openaiApiKey: 'test',
     model: 'triage-script',
     workflowBundle: { code: readFileSync(system.workflowBundle, 'utf8') },
-    // The triage example's tools, for runs that name them (`npm run start`'s; the others have the built-in ones).
+    // The triage example's tools, which the tests' runs name (test/helpers/runs.ts).
     tools: triageTools({ trackerUrl: system.trackers.keyed.url }),
   });
 }

@@ -27,12 +27,9 @@ export interface ToolRequest {
   callId: string;
   tool: string;
   args: Record<string, unknown>;
-  /** The run's tracker repository; only the tracker's built-in tools need it. */
-  repo?: string;
-  /** Send the call's key in the `Idempotency-Key` header (built-in tools; an MCP call always carries it in `_meta`). */
+  /** The receiver honours the call's key: a registered tool's lookup may ask by it (`byKey`). */
   sendKey: boolean;
-  trackerUrl?: string;
-  /** The MCP server that serves the tool; unset for the built-in tracker tools. */
+  /** The MCP server that serves the tool. */
   server?: string;
   /** A tool registered on the worker with `defineTool`. */
   registered?: boolean;
@@ -52,6 +49,8 @@ export interface ListToolsRequest {
   servers: string[];
   /** Tools registered on the worker (`defineTool`), by name. */
   tools?: string[];
+  /** The keys of the run's context: an MCP tool's arguments of these names are the run's to fill in. */
+  contextKeys?: string[];
 }
 
 /** A tool activity's result. */
@@ -73,19 +72,4 @@ export interface LookupResponse {
   output?: string;
   /** Not found, but the receiver may still commit a request this long after it arrived. */
   commitDeadlineMs?: number;
-}
-
-/** Input of a whole-turn activity (the sweep's "save once per turn" design). */
-export interface TurnRequest {
-  runId: string;
-  repo: string;
-  trackerUrl?: string;
-  messages: ChatMessage[];
-  tools: ModelRequest['tools'];
-}
-
-/** What a whole turn adds to the conversation, and the final answer if the model gave one. */
-export interface TurnResponse {
-  messages: ChatMessage[];
-  answer: string | null;
 }

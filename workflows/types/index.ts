@@ -19,6 +19,4 @@ export type {
   ListToolsRequest,
   ToolResponse,
   LookupResponse,
-  TurnRequest,
-  TurnResponse,
 } from './activities';

@@ -9,8 +9,6 @@ export interface RunTimeouts {
   modelMs?: number;
   /** Start-to-close timeout of one tool call or lookup. Default 30 s. */
   toolMs?: number;
-  /** Start-to-close timeout of a whole-turn activity (the sweep's "save once per turn" design). Default 120 s. */
-  turnMs?: number;
   /** First retry delay of a retried activity; later ones double up to 10x. Default 1 s. */
   retryInitialMs?: number;
   /**
@@ -37,22 +35,20 @@ export interface AgentInput {
   instructions?: string;
   /**
    * Tools registered on the worker with `defineTool`, by name, that the run uses (with those of
-   * `mcpServers`). They are listed once, at the start, into history. With neither `tools` nor
-   * `mcpServers`, the run has the tracker's built-in tools.
+   * `mcpServers`). They are listed once, at the start, into history. A run names `tools`, or
+   * `mcpServers`, or both: one with neither fails at once (`BadInput`), before anything runs.
    */
   tools?: string[];
   /**
    * What the run acts for, which the model neither sees nor chooses (a customer, an account, a
-   * repository): a JSON object every registered tool's `run` and `lookup` get as `ctx.context`.
+   * repository): a JSON object every registered tool's `run` and `lookup` get as `ctx.context`, and
+   * whose keys an MCP tool's arguments of the same names are filled from (the model does not see them).
    * A run whose `context` is not an object fails at once (`BadInput`), before anything runs.
    */
   context?: Record<string, unknown>;
-  /** The tracker repository the tracker's built-in tools act on; only they need it. */
-  repo?: string;
   /**
-   * The run's receivers ignore keys (the tracker of the built-in tools, and those of registered
-   * tools), so a sent key makes no repeat harmless and a lookup cannot ask by key. An MCP server says
-   * it of itself. Default `false`.
+   * The receivers of the run's registered tools ignore keys, so a sent key makes no repeat harmless
+   * and a lookup cannot ask by key. An MCP server says it of itself. Default `false`.
    */
   keyless?: boolean;
   /** Tools that wait for a person's approval before each call, besides those the registry marks. Default none. */
@@ -79,8 +75,6 @@ export interface AgentInput {
   lookup?: boolean;
   /** The model name sent to the provider. Default: the worker's `AGENT_MODEL`. */
   model?: string;
-  /** The tracker's base URL. Default: the worker's `TRACKER_URL`. */
-  trackerUrl?: string;
   /**
    * How long a receiver keeps a key, until it says otherwise (the tracker's
    * `Idempotency-Key-Retention-Seconds`, learned from its first keyed answer in the run). Default 24 h.
@@ -88,8 +82,8 @@ export interface AgentInput {
   keyRetentionMs?: number;
   /**
    * MCP servers, by their names in the worker's MCP configuration, whose tools the run uses (with
-   * those of `tools`) instead of the built-in tracker tools. Their tools are listed once, at the start, into history. A tool
-   * whose schema has a `repo` argument gets the run's `repo`. Default none: the built-in tools.
+   * those of `tools`). Their tools are listed once, at the start, into history. An argument of theirs
+   * named as a key of `context` gets the context's value, and the model does not see it.
    */
   mcpServers?: string[];
   /** Give up after this many model replies (over the whole chain of runs). Default 10. */

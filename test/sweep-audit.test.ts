@@ -72,12 +72,29 @@ describe('the history audit: every timeout must be a kill', () => {
       { eventId: 3, workflowTaskStartedEventAttributes: { identity } },
       { eventId: 4, eventTime: ts(timedOutAt), workflowTaskTimedOutEventAttributes: { startedEventId: 3 } },
     ] as unknown as Events;
-  const killed: GenerationRecord = { identity: 'gen-1@10', killedAt: 10_000, parked: new Set(['wf']) };
-  const other: GenerationRecord = { identity: 'gen-2@11', killedAt: 10_000, parked: new Set() };
-  const last: GenerationRecord = { identity: 'gen-3@12', killedAt: 0, parked: new Set() };
+  const killed: GenerationRecord = { identity: 'gen-1@10', killedAt: 10_000, parked: new Map([['wf', 6_000]]) };
+  const other: GenerationRecord = { identity: 'gen-2@11', killedAt: 10_000, parked: new Map() };
+  const last: GenerationRecord = { identity: 'gen-3@12', killedAt: 0, parked: new Map() };
 
-  test('a task of the generation that parked the run and was killed is the kill', () => {
+  test('a task of the generation that parked the run and was killed is the kill, from the moment it parked the run', () => {
     expect(auditHistory('wf', history('gen-1@10', 12_000), [killed, last])).toEqual([]);
+    expect(auditHistory('wf', history('gen-1@10', 8_000), [killed, last])).toEqual([]);
+  });
+
+  test('an activity that timed out in the generation that later parked the run, before it parked it, is a live timeout', () => {
+    // The worker was alive and working for the run then: an attempt too slow for its timeout, whose
+    // retry ran beside it, may have acted twice, and no kill caused it.
+    const activity = (timedOutAt: number) =>
+      [
+        { eventId: 5, activityTaskStartedEventAttributes: { identity: 'gen-1@10' } },
+        { eventId: 6, eventTime: ts(timedOutAt), activityTaskTimedOutEventAttributes: { startedEventId: 5 } },
+      ] as unknown as Events;
+    expect(auditHistory('wf', activity(5_000), [killed, last])).toEqual([
+      'activity timed out at event 6 in live worker gen-1@10',
+    ]);
+    expect(auditHistory('wf', activity(7_000), [killed, last])).toEqual([]);
+    // A workflow task of that generation is only run again, whenever it timed out: it acts on nothing.
+    expect(auditHistory('wf', history('gen-1@10', 5_000), [killed, last])).toEqual([]);
   });
 
   test('a task that timed out in the generation that finished the run is a live timeout', () => {

@@ -41,7 +41,7 @@ setCrashHook((name, { detail }) => {
   appendFileSync(plan.stateFile, `${key}\n`);
   if (plan.action === 'die') process.kill(process.pid, 'SIGKILL');
   // The harness tells whose call is held by its key.
-  const event: CrashEvent = { type: 'parked', workflowId: key, index: 0, name, detail };
+  const event: CrashEvent = { type: 'parked', workflowId: key, index: 0, name, detail, at: Date.now() };
   process.stderr.write(`${LINE_PREFIX}${JSON.stringify(event)}\n`);
   return new Promise<void>(() => {}); // until the harness's SIGKILL
 });

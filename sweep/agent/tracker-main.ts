@@ -43,7 +43,14 @@ function point(name: TrackerCrashPlan['point']) {
     if (name !== plan.point || held.has(id)) return;
     held.add(id);
     appendFileSync(plan.stateFile, `${id}\n`);
-    const event: CrashEvent = { type: 'parked', workflowId: repo, index: 0, name: `tracker.${name}`, detail: id };
+    const event: CrashEvent = {
+      type: 'parked',
+      workflowId: repo,
+      index: 0,
+      name: `tracker.${name}`,
+      detail: id,
+      at: Date.now(),
+    };
     process.stderr.write(`${LINE_PREFIX}${JSON.stringify(event)}\n`);
     return new Promise<void>(() => {});
   };

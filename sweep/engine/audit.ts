@@ -9,8 +9,8 @@ export interface GenerationRecord {
   identity: string;
   /** When the harness SIGKILLed it (ms since the epoch); 0 for the generation that finished the runs. */
   killedAt: number;
-  /** The runs it parked at their crash point. */
-  parked: Set<string>;
+  /** The runs it parked at their crash point, and when (ms since the epoch). */
+  parked: Map<string, number>;
 }
 
 /** The type of the activity a timed-out activity event belongs to, from its scheduled event ('' if not found). */
@@ -36,6 +36,12 @@ function timeMs(e: HistoryEvent): number {
  * it held the task (its worker identity names the generation). A task of a live worker that timed
  * out (a slow machine, not a kill) is returned as a problem: its duplicates or questions would not
  * have been caused by a kill, so the scenario is an error of the sweep, never a count.
+ *
+ * An activity must have timed out after its generation parked the run or was killed: one that timed
+ * out earlier, in the generation that later parked the run, was a live attempt too slow for its
+ * timeout, whose retry ran beside it and may have acted twice. A workflow task of the generation that
+ * parked the run counts whenever it timed out: a workflow task that times out is only run again, and
+ * acts on nothing.
  */
 export function auditHistory(
   workflowId: string,
@@ -46,9 +52,13 @@ export function auditHistory(
 ): string[] {
   const byId = new Map(events.map((e) => [Number(e.eventId), e]));
   const problems: string[] = [];
-  const killedHolding = (identity: string | null | undefined, at: number) => {
+  const killedHolding = (identity: string | null | undefined, at: number, task: 'workflow' | 'activity') => {
     const gen = generations.find((g) => g.identity === identity);
-    return !!gen && gen.killedAt > 0 && (gen.parked.has(workflowId) || at + CLOCK_SLACK_MS >= gen.killedAt);
+    if (!gen || gen.killedAt === 0) return false;
+    const parkedAt = gen.parked.get(workflowId);
+    if (task === 'workflow' && parkedAt !== undefined) return true;
+    // From the moment it parked the run, the generation held it until its kill: nothing ran for it.
+    return at + CLOCK_SLACK_MS >= Math.min(gen.killedAt, parkedAt ?? Infinity);
   };
   for (const e of events) {
     const at = timeMs(e);
@@ -56,7 +66,7 @@ export function auditHistory(
     if (wft) {
       const started = byId.get(Number(wft.startedEventId ?? 0))?.workflowTaskStartedEventAttributes;
       if (started) {
-        if (!killedHolding(started.identity, at))
+        if (!killedHolding(started.identity, at, 'workflow'))
           problems.push(`workflow task timed out at event ${e.eventId} in live worker ${started.identity}`);
       } else if (!generations.some((g) => g.killedAt > 0 && g.killedAt <= at + CLOCK_SLACK_MS)) {
         // Never started: it waited on a sticky queue, which only a dead worker leaves unpolled.
@@ -66,7 +76,7 @@ export function auditHistory(
     const act = e.activityTaskTimedOutEventAttributes;
     if (act && !mayTimeOut.has(timedOutActivityType(events, e))) {
       const started = byId.get(Number(act.startedEventId ?? 0))?.activityTaskStartedEventAttributes;
-      if (!started || !killedHolding(started.identity, at)) {
+      if (!started || !killedHolding(started.identity, at, 'activity')) {
         problems.push(
           `activity timed out at event ${e.eventId} in live worker ${started?.identity ?? '(never started)'}`,
         );

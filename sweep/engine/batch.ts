@@ -273,7 +273,7 @@ async function countBatch(
   const records: GenerationRecord[] = generations.map((g) => ({
     identity: g.identity,
     killedAt: g === last ? 0 : g.killedAt,
-    parked: new Set(g.parked.keys()),
+    parked: new Map(g.parkedAt),
   }));
   await Promise.all(
     batch.map(async (s) => {

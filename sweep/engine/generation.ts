@@ -42,6 +42,8 @@ export interface SeenPoint {
 export class Generation {
   readonly points = new Map<string, SeenPoint[]>();
   readonly parked = new Map<string, SeenPoint>();
+  /** When the worker parked each run (ms since the epoch): a task that timed out before that, it held alive. */
+  readonly parkedAt = new Map<string, number>();
   /** When each workflow's first event arrived (ms since the epoch): how long a resumed run waited. */
   readonly firstEventAt = new Map<string, number>();
   /** Activities of this process that outlived their timeout, by workflow (a live timeout: an error of the sweep, unless its row expects it). */
@@ -102,6 +104,7 @@ export class Generation {
   resume(targets: CrashPlan['targets']): void {
     for (const workflowId of this.parked.keys()) this.points.delete(workflowId);
     this.parked.clear();
+    this.parkedAt.clear();
     this.proc.stdin!.write(`${JSON.stringify({ resume: targets })}\n`);
   }
 
@@ -146,6 +149,7 @@ export class Generation {
       this.points.set(event.workflowId, list);
     } else {
       this.parked.set(event.workflowId, seen);
+      this.parkedAt.set(event.workflowId, event.at);
     }
     for (const fn of this.listeners) fn(event.workflowId, event);
   }

@@ -72,7 +72,7 @@ export function installCrashHook(plan: CrashPlan): CrashHookControl {
     counts.set(workflowId, index);
     const target = targets[workflowId];
     if (!repeat && target && matches(target, index, name, detail)) {
-      emit({ type: 'parked', workflowId, index, name, detail });
+      emit({ type: 'parked', workflowId, index, name, detail, at: Date.now() });
       return new Promise<void>((resolve) => parked.set(workflowId, [resolve]));
     }
     if (!repeat) emit({ type: 'point', workflowId, index, name, detail });

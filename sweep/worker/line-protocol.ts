@@ -27,7 +27,8 @@ export interface CrashPlan {
 export type CrashEvent =
   | { type: 'ready' }
   | { type: 'point'; workflowId: string; index: number; name: string; detail: string }
-  | { type: 'parked'; workflowId: string; index: number; name: string; detail: string }
+  /** `at`: when the worker parked the run (ms since the epoch, the machine's clock). */
+  | { type: 'parked'; workflowId: string; index: number; name: string; detail: string; at: number }
   /** An activity of this process outlived its timeout: the server gave up on a live attempt. */
   | { type: 'late'; workflowId: string; activityType: string; detail: string };
 

@@ -105,11 +105,15 @@ test('its own worker and client script: a run with its prompt and tools, its mai
 }, 180_000);
 
 test('its crash-sweep config sweeps it once and twice: the keyed row clean, the row whose service ignores keys duplicates', async () => {
-  const { stdout } = await run('npx', ['crash-sweep', '--config', 'crash-sweep.config.ts', '--full', '--json', 'out.json'], {
-    cwd: dir,
-    timeout: 900_000,
-    env: { ...process.env, ...binaries },
-  });
+  const { stdout } = await run(
+    'npx',
+    ['crash-sweep', '--config', 'crash-sweep.config.ts', '--full', '--json', 'out.json'],
+    {
+      cwd: dir,
+      timeout: 900_000,
+      env: { ...process.env, ...binaries },
+    },
+  );
   const report = JSON.parse(readFileSync(path.join(dir, 'out.json'), 'utf8')) as {
     rows: Array<{
       label: string;

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { aiSdkModel, modelMessages } from '../lib/ai-sdk';
 import { openAiModel, type ModelProvider } from '../lib/worker';
 import { buildModelServer } from '../model/app';
-import { BUILT_IN_TRACKER_TOOLS } from '../workflows/legacy-tools';
+import { TRACKER_TOOL_SPECS } from '../tracker/tool-specs';
 import { toolsForModel } from '../workflows/tools';
 import type { ChatMessage, ModelRequest } from '../workflows/types';
 
@@ -33,7 +33,7 @@ async function play(model: ModelProvider, runId: string) {
   const replies = [];
   let issue = 40;
   for (let turn = 1; turn <= 5; turn++) {
-    const request: ModelRequest = { runId, messages: [...messages], tools: toolsForModel(BUILT_IN_TRACKER_TOOLS) };
+    const request: ModelRequest = { runId, messages: [...messages], tools: toolsForModel(TRACKER_TOOL_SPECS) };
     const reply = await model.reply(request);
     replies.push(reply);
     messages.push(reply.message);
@@ -66,7 +66,7 @@ test('the scripted triage, asked through the AI SDK, gets the replies the OpenAI
 test('a 4xx from the provider is a refusal, not retried', async () => {
   // Without the run id as `user`, the scripted server answers 400.
   const err = await aiSdkModel(scripted())
-    .reply({ runId: 'r', messages: [{ role: 'user', content: 'x' }], tools: toolsForModel(BUILT_IN_TRACKER_TOOLS) })
+    .reply({ runId: 'r', messages: [{ role: 'user', content: 'x' }], tools: toolsForModel(TRACKER_TOOL_SPECS) })
     .catch((e: unknown) => e);
   expect(err).toBeInstanceOf(ApplicationFailure);
   expect(err).toMatchObject({ type: 'ModelRefused', nonRetryable: true });

@@ -4,6 +4,7 @@ import OpenAI from 'openai';
 import type { FastifyInstance } from 'fastify';
 import { buildModelServer } from '../model/app';
 import { TRACKER_TOOL_SPECS } from '../tracker/tool-specs';
+import { toolsForModel } from '../workflows/tools';
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -19,10 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const tools = TRACKER_TOOL_SPECS.map((t) => ({
-  type: 'function' as const,
-  function: { name: t.name, description: t.description, parameters: t.parameters },
-}));
+const tools = toolsForModel(TRACKER_TOOL_SPECS);
 
 async function ask(run: string, messages: Message[]) {
   const res = await client.chat.completions.create({ model: 'triage-script', messages, tools, user: run });

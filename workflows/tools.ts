@@ -54,9 +54,9 @@ export function toolSpec(name: string, specs: readonly ToolSpec[]): ToolSpec | u
   return specs.find((t) => t.name === name);
 }
 
-/** The tools in the OpenAI `tools` request format. */
+/** The tools in the OpenAI `tools` request format: what a model sees of each (a run's specs, or the tracker's). */
 export function toolsForModel(
-  specs: readonly ToolSpec[],
+  specs: ReadonlyArray<Pick<ToolSpec, 'name' | 'description' | 'parameters'>>,
 ): Array<{ type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } }> {
   return specs.map((t) => ({
     type: 'function',

@@ -54,43 +54,31 @@ function reach(options: TriageToolsOptions, context: ToolContext['context']) {
  * and the worker has not read the reply.
  */
 export function triageTools(options: TriageToolsOptions = {}) {
-  return TRACKER_TOOL_SPECS.map(({ name, description, parameters, effect }) =>
-    effect === 'keyed'
-      ? defineTool({
-          name,
-          description,
-          parameters,
-          effect,
-          receiver: 'tracker',
-          lookup: async ({ key, context, byKey, signal }) =>
-            lookupTrackerCall(name, { ...reach(options, context), key, byKey, signal }),
-          run: async (args, ctx) => {
-            const result = await callTrackerTool(name, args, {
-              ...reach(options, ctx.context),
-              key: ctx.key,
-              sendKey: true,
-              signal: ctx.signal,
-              onReply: () => ctx.point('tracker.accepted'),
-            });
-            if (result.retentionMs) ctx.keysKeptFor(result.retentionMs);
-            return result.output;
-          },
-        })
-      : defineTool({
-          name,
-          description,
-          parameters,
-          effect,
-          receiver: 'tracker',
-          run: async (args, ctx) =>
-            (
-              await callTrackerTool(name, args, {
-                ...reach(options, ctx.context),
-                key: ctx.key,
-                sendKey: false,
-                signal: ctx.signal,
-              })
-            ).output,
-        }),
-  );
+  return TRACKER_TOOL_SPECS.map(({ name, description, parameters, effect }) => {
+    const writes = effect === 'keyed';
+    return defineTool({
+      name,
+      description,
+      parameters,
+      effect,
+      receiver: 'tracker',
+      ...(writes
+        ? {
+            lookup: async ({ key, context, byKey, signal }) =>
+              lookupTrackerCall(name, { ...reach(options, context), key, byKey, signal }),
+          }
+        : {}),
+      run: async (args, ctx) => {
+        const result = await callTrackerTool(name, args, {
+          ...reach(options, ctx.context),
+          key: ctx.key,
+          sendKey: writes,
+          signal: ctx.signal,
+          ...(writes ? { onReply: () => ctx.point('tracker.accepted') } : {}),
+        });
+        if (writes && result.retentionMs) ctx.keysKeptFor(result.retentionMs);
+        return result.output;
+      },
+    });
+  });
 }

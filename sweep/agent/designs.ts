@@ -5,7 +5,8 @@ import type { AgentActivities } from '../../activities';
 import { attemptTool } from '../../workflows/outcome';
 import { personQuestions } from '../../workflows/questions';
 import { pendingQuery } from '../../workflows/signals';
-import type { ChatMessage, ModelRequest, RunTimeouts, ToolCall } from '../../workflows/types';
+import { toolsForModel } from '../../workflows/tools';
+import type { ChatMessage, RunTimeouts, ToolCall } from '../../workflows/types';
 import { TRACKER_TOOL_SPECS } from '../../tracker/tool-specs';
 import type { TurnActivities } from './turn-activity';
 
@@ -42,10 +43,7 @@ export interface DesignResult {
 const SYSTEM_PROMPT = 'You triage bug reports.';
 
 /** The triage tools in the model's request format. */
-const TOOLS: ModelRequest['tools'] = TRACKER_TOOL_SPECS.map((t) => ({
-  type: 'function',
-  function: { name: t.name, description: t.description, parameters: t.parameters },
-}));
+const TOOLS = toolsForModel(TRACKER_TOOL_SPECS);
 
 /** One of the simplified loops the sweep compares with the agent loop; see {@link Design}. */
 export async function designWorkflow(input: DesignInput): Promise<DesignResult> {

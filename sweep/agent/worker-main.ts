@@ -18,9 +18,13 @@ import { runCrashWorker } from '../worker/crash-worker';
 async function main(): Promise<void> {
   const config = configFromEnv();
   const bundlePath = process.env.WORKFLOW_BUNDLE;
+  // One model for the loop's activities and the design's whole-turn activity.
+  const model = openAiModel({ baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey, model: config.model });
   await runCrashWorker((settings) =>
     createAgentWorker({
       ...config,
+      openaiBaseUrl: undefined,
+      modelProvider: model,
       ...settings,
       workflowBundle: bundlePath ? { code: readFileSync(bundlePath, 'utf8') } : undefined,
       mcp: config.mcpConfig ? new McpToolbox(loadMcpConfig(config.mcpConfig)) : undefined,
@@ -28,11 +32,7 @@ async function main(): Promise<void> {
       // whole-turn activity of the "save once per turn" design.
       tools: triageTools({ trackerUrl: config.trackerUrl, trackerToken: config.trackerToken }),
       secrets: [config.trackerToken],
-      activities: turnActivities({
-        model: openAiModel({ baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey, model: config.model }),
-        trackerUrl: config.trackerUrl,
-        trackerToken: config.trackerToken,
-      }),
+      activities: turnActivities({ model, trackerUrl: config.trackerUrl, trackerToken: config.trackerToken }),
     }),
   );
 }

@@ -9,7 +9,7 @@ import { devServerExecutable } from '../common/temporal-cli';
 import { callKey } from '../lib/activity';
 import { answerQuestion, approveCall, startAgentRun, waitingFor } from '../lib/client';
 import { createAgentWorker, defineTool, type ModelProvider, type ModelRequest } from '../lib/worker';
-import { callKey as workflowCallKey, type AgentResult } from '../lib/workflow';
+import { callKey as workflowCallKey, type AgentInput, type AgentResult } from '../lib/workflow';
 import { createKeyedActivities, newReceiver } from './fixtures/keyed/activities';
 import { eventually } from './helpers/runs';
 
@@ -184,57 +184,45 @@ describe('an agent of your own, from the package entry points', () => {
 });
 
 describe('a run whose input is wrong is refused where it enters', () => {
-  test('a context that is not an object: startAgentRun refuses it, and a run started around it fails at once with BadInput, no model asked and no tool run', async () => {
-    const runId = randomUUID();
-    const input = {
-      runId,
-      task: 'mail',
-      instructions: INSTRUCTIONS,
-      tools: ['lookup_customer', 'send_email', 'post_note'],
-      context: 'customer c1' as unknown as Record<string, unknown>,
-    };
-    await expect(startAgentRun(env.client, { ...input, taskQueue: AGENT_QUEUE })).rejects.toThrow(
-      /the run's context must be a JSON object, not "customer c1"/,
-    );
-    // Another client, which does not check: the workflow refuses the input itself.
+  /**
+   * Checks that `startAgentRun` refuses `input` with `reason`, and that a run another client starts
+   * around that check fails at once with BadInput for the same reason: no model asked, no activity.
+   */
+  async function refusedWhereItEnters(input: AgentInput, reason: string) {
+    await expect(startAgentRun(env.client, { ...input, taskQueue: AGENT_QUEUE })).rejects.toThrow(reason);
     const handle = await env.client.workflow.start('agentWorkflow', {
       taskQueue: AGENT_QUEUE,
-      workflowId: `bad-context-${runId}`,
+      workflowId: `refused-${input.runId}`,
       args: [input],
     });
     const failure = await handle.result().then(
       () => null,
       (err: Error & { cause?: Error & { type?: string } }) => err.cause,
     );
-    expect([failure?.type, failure?.message]).toEqual([
-      'BadInput',
-      `the run's context must be a JSON object, not "customer c1"; nothing ran`,
-    ]);
-    expect(requests.filter((r) => r.runId === runId)).toEqual([]);
+    expect([failure?.type, failure?.message]).toEqual(['BadInput', `${reason}; nothing ran`]);
+    expect(requests.filter((r) => r.runId === input.runId)).toEqual([]);
     const kinds = (await handle.fetchHistory()).events!.map((e) => e.eventType);
     expect(kinds.some((k) => String(k).includes('ACTIVITY'))).toBe(false);
+  }
+
+  test('a context that is not an object: startAgentRun refuses it, and a run started around it fails at once with BadInput, no model asked and no tool run', async () => {
+    await refusedWhereItEnters(
+      {
+        runId: randomUUID(),
+        task: 'mail',
+        instructions: INSTRUCTIONS,
+        tools: ['lookup_customer', 'send_email', 'post_note'],
+        context: 'customer c1' as unknown as Record<string, unknown>,
+      },
+      `the run's context must be a JSON object, not "customer c1"`,
+    );
   }, 60_000);
 
   test('a run that names no tools: startAgentRun refuses it, and a run started around it fails at once with BadInput, no model asked', async () => {
-    const runId = randomUUID();
-    const input = { runId, task: 'mail', instructions: INSTRUCTIONS };
-    await expect(startAgentRun(env.client, { ...input, taskQueue: AGENT_QUEUE })).rejects.toThrow(
-      /the run names no tools: give it tools \(registered on the worker with defineTool\) or mcpServers/,
+    await refusedWhereItEnters(
+      { runId: randomUUID(), task: 'mail', instructions: INSTRUCTIONS },
+      'the run names no tools: give it tools (registered on the worker with defineTool) or mcpServers (or both)',
     );
-    const handle = await env.client.workflow.start('agentWorkflow', {
-      taskQueue: AGENT_QUEUE,
-      workflowId: `no-tools-${runId}`,
-      args: [input],
-    });
-    const failure = await handle.result().then(
-      () => null,
-      (err: Error & { cause?: Error & { type?: string } }) => err.cause,
-    );
-    expect(failure?.type).toBe('BadInput');
-    expect(failure?.message).toMatch(/^the run names no tools: .*; nothing ran$/);
-    expect(requests.filter((r) => r.runId === runId)).toEqual([]);
-    const kinds = (await handle.fetchHistory()).events!.map((e) => e.eventType);
-    expect(kinds.some((k) => String(k).includes('ACTIVITY'))).toBe(false);
   }, 60_000);
 });
 

@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   const ownModel = process.env.OPENAI_BASE_URL ? env.OPENAI_BASE_URL : null;
   let worker: ChildProcess | null = null;
   const startWorker = () => {
-    worker = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'workers', 'main.ts')], {
+    worker = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'examples', 'triage', 'worker.ts')], {
       env,
       stdio: 'inherit',
     });

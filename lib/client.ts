@@ -3,6 +3,9 @@
  *
  * What `npm run start`, `approve`, `resolve` and `status` do, as functions of a Temporal `Client`.
  * The answers go by signal; what a run waits for is read from its memo, so they work with no worker alive.
+ * `withClient` connects as those commands do: to `TEMPORAL_ADDRESS`, with the payload codec when
+ * `TEMPORAL_PAYLOAD_KEY` is set, failing with one clear line when the server is not there;
+ * `parseDuration` reads `24h`, `90s` as those commands take them.
  */
 export {
   startAgentRun,
@@ -16,6 +19,9 @@ export {
   type DecisionOptions,
   type AnswerOptions,
 } from '../clients/agent-client';
-export { UnknownWorkflowError } from '../clients/connect';
+export { withClient, connectClient, ServerUnreachableError, UnknownWorkflowError } from '../clients/connect';
+export { configFromEnv, DEFAULT_TASK_QUEUE, type AgentConfig } from '../common/config';
+export { dataConverterFromEnv, PayloadKeyError } from '../common/payload-codec';
+export { parseDuration } from '../common/duration';
 export { approveSignal, resolveSignal, pendingQuery } from '../workflows/signals';
 export type { AgentInput, AgentResult, OpenItem, WaitingState, PendingState } from '../workflows/types';

@@ -5,7 +5,10 @@
  * - `defineTool`: a TypeScript function as a tool, with its effect and its lookup;
  * - `openAiModel` and `ModelProvider`: the model behind the loop;
  * - `McpToolbox`, `loadMcpConfig`: MCP servers as tools;
- * - `ensureSearchAttributes`: the search attributes a run sets while it waits for a person.
+ * - `ensureSearchAttributes`: the search attributes a run sets while it waits for a person;
+ * - `configFromEnv`, `dataConverterFromEnv`: where Temporal, the model and MCP servers are, and the
+ *   payload codec when `TEMPORAL_PAYLOAD_KEY` is set, from the environment `npm run dev` sets;
+ * - `redactSecrets`: a log line with the worker's secrets taken out.
  */
 export {
   createAgentWorker,
@@ -33,3 +36,6 @@ export { refused } from '../activities/errors';
 export { McpToolbox, type McpToolboxOptions } from '../activities/mcp-toolbox';
 export { loadMcpConfig, type McpConfig } from '../mcp/config';
 export type { ModelRequest, ModelReply, ChatMessage, ToolCall } from '../workflows/types';
+export { configFromEnv, DEFAULT_TASK_QUEUE, type AgentConfig } from '../common/config';
+export { dataConverterFromEnv, PayloadKeyError } from '../common/payload-codec';
+export { redactSecrets } from '../common/secrets';

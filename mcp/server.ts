@@ -5,9 +5,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { checkExposure } from '../common/access';
 import { closeOnSignal, commaList, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
-import { configFromEnv } from '../common/config';
 import { boundHostPolicy, guardRequest } from '../common/http-guard';
 import { buildTrackerMcpServer, trackerHonoursKeys } from './tracker-server';
+import { trackerFromEnv } from '../tracker/config';
 
 const USAGE =
   'npm run mcp -- [--port P [--host H] [--token T] [--allow-host NAME,...] [--allow-origin URL,...] [--insecure]] [--tracker URL] [--repo NAME]';
@@ -37,12 +37,12 @@ async function main(): Promise<void> {
     },
     USAGE,
   );
-  const config = configFromEnv();
-  const trackerUrl = values.tracker ?? config.trackerUrl;
+  const tracker = trackerFromEnv();
+  const trackerUrl = values.tracker ?? tracker.trackerUrl;
   // Advertise keyed writes only if the tracker behind us keeps keys: a client trusts what we say.
   const { keyed, why } = await trackerHonoursKeys(trackerUrl);
   if (why) process.stderr.write(`tracker at ${trackerUrl}: writes advertised as unkeyed, because ${why}\n`);
-  const options = { trackerUrl, trackerToken: config.trackerToken, repo: values.repo, keyed };
+  const options = { trackerUrl, trackerToken: tracker.trackerToken, repo: values.repo, keyed };
   if (values.port === undefined) {
     await buildTrackerMcpServer(options).connect(new StdioServerTransport());
     return;

@@ -5,7 +5,7 @@ import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import { findTemporalCli } from '../common/temporal-cli';
 import { ensureSearchAttributes } from '../workers/search-attributes';
-import { ROOT } from './helpers/processes';
+import { ROOT, scriptFile } from './helpers/processes';
 import { SWEEP_TIMEOUTS } from '../sweep/agent/timeouts';
 import { SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/engine/timeouts';
 import { WAITING_MEMO } from '../workflows/signals';
@@ -37,7 +37,7 @@ async function workflowList(query: string): Promise<string[]> {
 /** Runs a client command as a user would, returning its exit code and output. */
 async function cli(script: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', `clients/${script}.ts`, ...args], {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', scriptFile(script), ...args], {
       cwd: ROOT,
       env: { ...process.env, TEMPORAL_ADDRESS: system().env.address, TASK_QUEUE, ...env },
     });

@@ -22,9 +22,9 @@ import { defineSweep, runSweep, type SweepConfig } from 'crash-safe-agent';
 import { formatTable } from 'crash-safe-agent/sweep';
 import { crashSweepPlugin, crashPoint } from 'crash-safe-agent/plugin';
 import { agentWorkflow, keyedActivities, type AgentInput } from 'crash-safe-agent/workflow';
-import { createAgentWorker, defineTool } from 'crash-safe-agent/worker';
+import { configFromEnv, createAgentWorker, defineTool } from 'crash-safe-agent/worker';
 import { callKey } from 'crash-safe-agent/activity';
-import { startAgentRun } from 'crash-safe-agent/client';
+import { startAgentRun, withClient } from 'crash-safe-agent/client';
 import { aiSdkModel } from 'crash-safe-agent/ai-sdk';
 
 const config: SweepConfig = defineSweep({
@@ -47,7 +47,8 @@ const greet = defineTool({
 // @ts-expect-error runId is a string
 const wrong: AgentInput = { runId: 1, task: 'x' };
 export const used = [config, input, greet, wrong, runSweep, formatTable, crashSweepPlugin, crashPoint,
-  agentWorkflow, keyedActivities, createAgentWorker, callKey('r1', 'c1'), startAgentRun, aiSdkModel];
+  agentWorkflow, keyedActivities, createAgentWorker, callKey('r1', 'c1'), startAgentRun, aiSdkModel,
+  configFromEnv().taskQueue, withClient];
 `;
 
 let dir: string;

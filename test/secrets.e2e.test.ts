@@ -50,7 +50,7 @@ test('tokens given by environment and ${VAR} reach the tracker and the MCP serve
       },
     }),
   );
-  const worker = startChild('workers/main.ts', [], {
+  const worker = startChild('examples/triage/worker.ts', [], {
     TEMPORAL_ADDRESS: system.env.address,
     TASK_QUEUE,
     TRACKER_URL: trackerUrl,

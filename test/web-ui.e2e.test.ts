@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { findTemporalCli } from '../common/temporal-cli';
 import { findChromium } from '../sweep/report/screenshot';
-import { freePort, ROOT, startChild, type Child } from './helpers/processes';
+import { freePort, ROOT, scriptFile, startChild, type Child } from './helpers/processes';
 import { eventually } from './helpers/runs';
 
 const run = promisify(execFile);
@@ -89,7 +89,7 @@ afterAll(async () => {
 
 /** Runs a client command against the dev system, as a user would in another shell. */
 async function cli(script: string, args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', `clients/${script}.ts`, ...args], {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', scriptFile(script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...PAYLOAD_KEY, TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}` },
   });

@@ -4,6 +4,7 @@ import { McpToolbox } from '../../activities/mcp-toolbox';
 import { runMain } from '../../common/cli';
 import { configFromEnv } from '../../common/config';
 import { loadMcpConfig } from '../../mcp/config';
+import { trackerFromEnv } from '../../tracker/config';
 import { triageTools } from '../../examples/triage/tools';
 import { openAiModel } from '../../activities/model';
 import { createAgentWorker } from '../../workers/create-worker';
@@ -12,11 +13,12 @@ import { runCrashWorker } from '../worker/crash-worker';
 
 /**
  * The agent's worker process under the sweep (see `runCrashWorker` for what every generation does).
- * Environment: as `npm run worker`, plus the engine's variables and `WORKFLOW_BUNDLE` (optional path
+ * Environment: as `npm run worker` (the triage example's), plus the engine's variables and `WORKFLOW_BUNDLE` (optional path
  * of a pre-built workflow bundle).
  */
 async function main(): Promise<void> {
   const config = configFromEnv();
+  const { trackerUrl, trackerToken } = trackerFromEnv();
   const bundlePath = process.env.WORKFLOW_BUNDLE;
   // One model for the loop's activities and the design's whole-turn activity.
   const model = openAiModel({ baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey, model: config.model });
@@ -30,9 +32,9 @@ async function main(): Promise<void> {
       mcp: config.mcpConfig ? new McpToolbox(loadMcpConfig(config.mcpConfig)) : undefined,
       // The triage example's tools, which the agent loop's rows and the designs name, and the
       // whole-turn activity of the "save once per turn" design.
-      tools: triageTools({ trackerUrl: config.trackerUrl, trackerToken: config.trackerToken }),
-      secrets: [config.trackerToken],
-      activities: turnActivities({ model, trackerUrl: config.trackerUrl, trackerToken: config.trackerToken }),
+      tools: triageTools({ trackerUrl, trackerToken }),
+      secrets: [trackerToken],
+      activities: turnActivities({ model, trackerUrl, trackerToken }),
     }),
   );
 }

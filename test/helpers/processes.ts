@@ -1,9 +1,20 @@
 // Child processes for tests: an entry point through tsx, waited for by its output, killed with SIGKILL.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
+
+/** The file `npm run <script>` runs with tsx (`start` is `examples/triage/start.ts`), as package.json says. */
+export function scriptFile(script: string): string {
+  const scripts = (
+    JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+  ).scripts;
+  const match = /^tsx (\S+\.ts)$/.exec(scripts[script] ?? '');
+  if (!match) throw new Error(`npm run ${script} is not a tsx script in package.json`);
+  return match[1];
+}
 
 /** A child process running one of the project's entry points through tsx. */
 export interface Child {

@@ -1,35 +1,35 @@
-// `npm run worker`: serves the agent's task queue until SIGINT or SIGTERM.
+// `npm run worker`: serves the triage agent's task queue until SIGINT or SIGTERM.
+// A worker of the package's own: `crash-safe-agent/worker` with the triage tools.
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { runMain } from '../common/cli';
-import { redactSecrets, registerSecrets } from '../common/secrets';
-import { McpToolbox } from '../activities/mcp-toolbox';
-import { configFromEnv } from '../common/config';
-import { dataConverterFromEnv } from '../common/payload-codec';
-import { loadMcpConfig } from '../mcp/config';
-import { triageTools } from '../examples/triage/tools';
-import { createAgentWorker } from './create-worker';
-import { ensureSearchAttributes } from './search-attributes';
+import {
+  configFromEnv,
+  createAgentWorker,
+  dataConverterFromEnv,
+  ensureSearchAttributes,
+  loadMcpConfig,
+  McpToolbox,
+  redactSecrets,
+} from '../../lib/worker';
+import { trackerFromEnv } from '../../tracker/config';
+import { triageTools } from './tools';
 
 /**
- * `npm run worker`: serves the agent's task queue until SIGINT or SIGTERM, then finishes its current
- * tasks and exits. Configuration comes from the environment (see `common/config.ts`).
+ * Serves the task queue until SIGINT or SIGTERM, then finishes its current tasks and exits.
+ * Configuration comes from the environment: `configFromEnv` (Temporal, the model, `MCP_CONFIG`),
+ * `TRACKER_URL` and `TRACKER_TOKEN` for the tools, `TEMPORAL_PAYLOAD_KEY` for encrypted payloads.
  */
 async function main(): Promise<void> {
   const config = configFromEnv();
+  const { trackerUrl, trackerToken } = trackerFromEnv();
   // A bad MCP configuration stops the worker before it takes any task.
   const mcp = config.mcpConfig ? new McpToolbox(loadMcpConfig(config.mcpConfig)) : undefined;
   // The SDK's INFO lines (bundling, state changes) bury the worker's own; WORKER_LOG_LEVEL=INFO brings them back.
-  // Secrets of this process never reach a log line either: those the worker does not hold itself
-  // (createAgentWorker registers its tracker token, model key and MCP secrets).
-  registerSecrets(process.env.MCP_TOKEN, process.env.CODEC_TOKEN, process.env.TEMPORAL_PAYLOAD_KEY);
+  // No log line shows a secret the worker holds (see `secrets` below).
   const level = (process.env.WORKER_LOG_LEVEL ?? 'WARN') as 'WARN';
   Runtime.install({
     logger: new DefaultLogger(level, ({ level: at, message, meta }) => {
-      console.error(
-        redactSecrets(
-          `${new Date().toISOString()} [${at}] ${message}${meta && Object.keys(meta).length ? ` ${JSON.stringify(meta)}` : ''}`,
-        ),
-      );
+      const details = meta && Object.keys(meta).length ? ` ${JSON.stringify(meta)}` : '';
+      console.error(redactSecrets(`${new Date().toISOString()} [${at}] ${message}${details}`));
     }),
   });
   let connection: NativeConnection;
@@ -46,21 +46,24 @@ async function main(): Promise<void> {
     if (added.length > 0)
       console.log(`registered search attributes ${added.join(', ')} on namespace ${config.namespace}`);
     const dataConverter = dataConverterFromEnv();
-    // The triage example's tools, which `npm run start` names; a run may name MCP servers' tools instead.
-    const tools = triageTools({ trackerUrl: config.trackerUrl, trackerToken: config.trackerToken });
     const worker = await createAgentWorker({
       connection,
       ...config,
       mcp,
       dataConverter,
-      tools,
-      secrets: [config.trackerToken],
+      // The triage tools, which `npm run start` names; a run may name MCP servers' tools instead.
+      tools: triageTools({ trackerUrl, trackerToken }),
+      // Kept out of history and of every log line: the tracker's token, and the other tokens this
+      // process may hold (the MCP server's and the codec server's, the payload key).
+      secrets: [trackerToken, process.env.MCP_TOKEN, process.env.CODEC_TOKEN, process.env.TEMPORAL_PAYLOAD_KEY],
     });
     const servers = mcp ? `, MCP servers ${Object.keys(mcp.config.mcpServers).join(', ') || 'none'}` : '';
+    const sealed = dataConverter
+      ? `, payloads encrypted with key ${process.env.TEMPORAL_PAYLOAD_KEY_ID || 'default'}`
+      : '';
     console.log(
       `worker serving task queue ${config.taskQueue} on ${config.temporalAddress} ` +
-        `(tracker ${config.trackerUrl}, model ${config.model} at ${config.openaiBaseUrl}${servers}` +
-        `${dataConverter ? `, payloads encrypted with key ${process.env.TEMPORAL_PAYLOAD_KEY_ID || 'default'}` : ''})`,
+        `(tracker ${trackerUrl}, model ${config.model} at ${config.openaiBaseUrl}${servers}${sealed})`,
     );
     // Worker.run() installs the SDK's own SIGINT/SIGTERM handling: stop polling, drain, then resolve.
     await worker.run();
@@ -71,4 +74,7 @@ async function main(): Promise<void> {
   }
 }
 
-runMain(main);
+main().catch((err: Error) => {
+  console.error(redactSecrets(err.message));
+  process.exit(1);
+});

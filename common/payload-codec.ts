@@ -110,8 +110,14 @@ export function codecFromEnv(env: NodeJS.ProcessEnv = process.env): AesGcmCodec 
   return new AesGcmCodec(keys, currentId);
 }
 
-/** The module whose `failureConverter` seals failures' messages and stacks (`failure-converter.ts`). */
-export const SEALED_FAILURES_PATH = require.resolve('./failure-converter');
+/**
+ * The module whose `failureConverter` seals failures' messages and stacks (`failure-converter.ts`).
+ * Resolved when asked, not on import, so that a worker bundled into one file that never seals
+ * anything (the sweep's) does not look for it.
+ */
+export function sealedFailuresPath(): string {
+  return require.resolve('./failure-converter');
+}
 
 /**
  * The data converter for a worker or a client: when a key is set, the codec, and the failure
@@ -122,5 +128,5 @@ export function dataConverterFromEnv(
   env: NodeJS.ProcessEnv = process.env,
 ): { payloadCodecs: PayloadCodec[]; failureConverterPath: string } | undefined {
   const codec = codecFromEnv(env);
-  return codec ? { payloadCodecs: [codec], failureConverterPath: SEALED_FAILURES_PATH } : undefined;
+  return codec ? { payloadCodecs: [codec], failureConverterPath: sealedFailuresPath() } : undefined;
 }

@@ -2,6 +2,7 @@
 // nothing in it was written for the sweep, and every point below was recorded by the worker plugin.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { promisify } from 'node:util';
 import { configSuite } from '../sweep/config/config-suite';
 import { ConfigError, loadSweepConfig } from '../sweep/config/load-config';
@@ -32,7 +33,30 @@ const ORDER_POINTS = [
 
 describe('sweeping a workflow of your own with one config file', () => {
   test('the naive order: the plugin records every boundary, and a kill once the shop has answered charges, reserves or mails twice', async () => {
-    const report = await runSweep({ suite: configSuite(config('naive')), twice: false });
+    // The server is kept so that a run's history can be read below.
+    const report = await runSweep({ suite: configSuite(config('naive')), twice: false, keepServer: true });
+    try {
+      // The order's activities take 5 minutes in its code: the runs the sweep started were given 4 s,
+      // retried after 100 ms, at most 1 s apart, and the report says so.
+      const connection = await Connection.connect({ address: report.kept!.address });
+      const history = await new Client({ connection }).workflow
+        .getHandle(report.scenarios[0].workflowId)
+        .fetchHistory();
+      await connection.close();
+      const scheduled = history.events!.filter((e) => e.activityTaskScheduledEventAttributes);
+      expect(scheduled).toHaveLength(3);
+      for (const e of scheduled) {
+        const a = e.activityTaskScheduledEventAttributes!;
+        expect(Number(a.startToCloseTimeout!.seconds)).toBe(4);
+        expect(a.retryPolicy!.initialInterval).toMatchObject({ nanos: 100_000_000 });
+        expect(Number(a.retryPolicy!.maximumInterval!.seconds)).toBe(1);
+      }
+      expect(report.notes).toEqual([
+        "activity timeouts capped for the sweep: start-to-close and heartbeat at most 4 s, retries after 100 ms and at most 1 s apart (activityTimeouts: 'own' in the config keeps yours)",
+      ]);
+    } finally {
+      await report.kept!.stop();
+    }
     expect(failures(report)).toEqual([]);
     expect(report.points['order-naive'].map((p) => [p.name, p.detail])).toEqual(ORDER_POINTS);
     // Killed after the shop acted (http.accepted) or after the activity had its result (activity.returned):
@@ -94,6 +118,9 @@ describe('sweeping a workflow of your own with one config file', () => {
     );
     expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'bad-server.config.js'))).toThrow(
       /rows: "order-bad" has serverDies "always" \(worker-survives or worker-dies, if given\)/,
+    );
+    expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'bad-timeouts.config.js'))).toThrow(
+      /needs: activityTimeouts 'capped' or 'own', if given \(it is "short"\)/,
     );
     // JavaScript works as TypeScript does, through module.exports as through a default export.
     const js = loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'order.config.js'));

@@ -1,7 +1,7 @@
 // The sweep's table and HTML report from made-up scenarios, and the rows' names.
 import { matches } from '../sweep/worker/line-protocol';
 import { htmlReport } from '../sweep/report/html';
-import { formatReruns } from '../sweep/report/json';
+import { formatReruns, rerunCommand } from '../sweep/report/json';
 import { summarizeErrors } from '../sweep/engine/passes';
 import { summarize } from '../sweep/engine/counting';
 import { formatTable } from '../sweep/report/table';
@@ -92,6 +92,7 @@ describe('sweep report', () => {
       rows,
       points: { turn: [], 'reply-wrong': [] },
       seconds: 1,
+      notes: [],
       rerun: {},
       shard: null,
       scenarios: [],
@@ -100,6 +101,29 @@ describe('sweep report', () => {
     const headings = [...page.matchAll(/<tr class="group"><th[^>]*>([^<]*)<\/th><\/tr>/g)].map((m) => m[1]);
     expect(headings).toEqual(['the worker dies', 'the person answers wrong']);
     expect(page.indexOf('the person answers wrong')).toBeLessThan(page.indexOf('reply, wrong person'));
+  });
+
+  test("the HTML report has the printed table's columns (errors too when a row has any), and the suite's notes", () => {
+    const clean = new Map([[turn.name, { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]]);
+    const [row] = summarize([turn], [], clean);
+    const page = (rows: (typeof row)[], notes: string[]) =>
+      htmlReport({ rows, points: { turn: [] }, seconds: 1, notes, rerun: {}, shard: null, scenarios: [], reruns: [] });
+    const titles = (html: string) => [...html.matchAll(/<th>([^<]*)<\/th>/g)].map((m) => m[1]);
+    expect(titles(page([row], []))).not.toContain('errors');
+    expect(formatTable([{ ...row, errors: 2 }])).toMatch(/ errors$/m);
+    expect(titles(page([{ ...row, errors: 2 }], []))).toContain('errors');
+    expect(page([row], ['activity timeouts capped for the sweep: <4 s>'])).toContain(
+      '<p class="note">activity timeouts capped for the sweep: &lt;4 s&gt;</p>',
+    );
+  });
+
+  test('the command that runs a scenario again is the one that started the sweep where it ran', () => {
+    expect(rerunCommand('order-naive', [3, 2], { config: 'c.ts' })).toBe(
+      'npm run sweep -- --config c.ts --variant order-naive --scenario 3.2 --keep-server',
+    );
+    expect(rerunCommand('order-naive', [3], { config: 'c.ts', command: 'npx crash-sweep', existingServer: true })).toBe(
+      'npx crash-sweep --config c.ts --variant order-naive --scenario 3',
+    );
   });
 
   test('runs that erred and were run again are named, with why, in the summary and on the page', () => {
@@ -127,13 +151,22 @@ describe('sweep report', () => {
       '  agent once 3, run 2: kill 1 landed on tool.started (call_1), expected tool.returned (call_1)',
       '  agent twice 4.1, run 1: not caused by a kill: activity timed out at event 9 in live worker <gen-8@13>',
     ]);
-    const page = htmlReport({ rows: [], points: {}, seconds: 1, rerun: {}, shard: null, scenarios: [], reruns });
+    const page = htmlReport({
+      rows: [],
+      points: {},
+      seconds: 1,
+      notes: [],
+      rerun: {},
+      shard: null,
+      scenarios: [],
+      reruns,
+    });
     expect(page).toContain('3 run(s) erred and were run again; the table counts only clean runs');
     expect(page).toContain(
       '<li>agent twice 4.1, run 1: not caused by a kill: activity timed out at event 9 in live worker &lt;gen-8@13&gt;</li>',
     );
     expect(
-      htmlReport({ rows: [], points: {}, seconds: 1, rerun: {}, shard: null, scenarios: [], reruns: [] }),
+      htmlReport({ rows: [], points: {}, seconds: 1, notes: [], rerun: {}, shard: null, scenarios: [], reruns: [] }),
     ).not.toContain('erred and were run again');
   });
 

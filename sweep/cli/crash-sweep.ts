@@ -1,5 +1,6 @@
 // `npm run sweep` and `npx crash-sweep`: the sweep's command line.
 import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { commaList, parseCommandLine, runMain, UsageError } from '../../common/cli';
 import { formatTable } from '../report/table';
 import { agentSuite } from '../agent/agent-suite';
@@ -146,13 +147,15 @@ async function main(): Promise<void> {
   });
 
   console.log(formatTable(report.rows));
+  for (const note of report.notes) console.error(note);
   const total = report.scenarios.length;
   console.error(
     `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations${report.lanes > 1 ? ` in up to ${report.lanes} lanes` : ''}${formatStats(report.stats)}${report.temporalKills > 0 ? `, ${report.temporalKills} Temporal server kills` : ''}`,
   );
   console.error(formatTimings(report));
   if (report.reruns.length > 0) console.error(formatReruns(report.reruns));
-  const data = jsonReport(report, { existingServer: values.address !== undefined, config: values.config });
+  const rerun = { existingServer: values.address !== undefined, config: values.config, command: sweepCommand() };
+  const data = jsonReport(report, rerun);
   if (values.json) {
     writeFileSync(values.json, JSON.stringify(data, null, 2));
     console.error(`wrote ${total} scenarios to ${values.json}`);
@@ -167,7 +170,7 @@ async function main(): Promise<void> {
       `error: ${s.id}: ${s.error}\n  again: ${rerunCommand(
         s.row.name,
         s.kills.map((k) => k.index ?? 0),
-        { config: values.config },
+        rerun,
       )}`,
     );
   if (report.kept) {
@@ -178,6 +181,15 @@ async function main(): Promise<void> {
     await report.kept.stop();
   }
   if (failed.length > 0) throw new Error(`${failed.length} scenario(s) failed: the table above does not count them`);
+}
+
+/**
+ * The command that started this sweep, as it works where it ran: `npm run sweep --` in this
+ * repository, `npx crash-sweep` in a project that depends on it (which has no `sweep` script).
+ */
+function sweepCommand(): string {
+  const inThisRepository = path.resolve(process.cwd()) === path.resolve(__dirname, '..', '..');
+  return process.env.npm_lifecycle_event === 'sweep' || inThisRepository ? 'npm run sweep --' : 'npx crash-sweep';
 }
 
 /** The suite's own figures, for the summary line (the agent's: MCP server and tracker kills, and the writes they cut off). */

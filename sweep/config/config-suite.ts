@@ -10,6 +10,7 @@ import { crashSweepPlugin } from '../plugin';
 import type { SuiteFactory } from '../engine/passes';
 import type { SuiteRow, SweepSuite } from '../engine/suite';
 import { SERVER_DIES_WORKFLOW_TASK_TIMEOUT, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../engine/timeouts';
+import { clientWithCaps, describeCaps, rowCaps } from './activity-timeouts';
 
 /** The rows a config declares: its `rows`, or one row named after the config (or its file). */
 export function configRows(config: SweepConfig, file: string): SuiteRow[] {
@@ -27,8 +28,8 @@ export function configRows(config: SweepConfig, file: string): SuiteRow[] {
 /**
  * A user's config file as a suite of the sweep engine: their services started by `setup`, their
  * workflows bundled once with the crash-sweep plugin, worker processes that load the same file and
- * make their activities, runs started by `start`, a scripted person at every `workflow.waiting`, and
- * counts from `check`.
+ * make their activities, runs started by `start` (with their activity timeouts capped, unless the
+ * config keeps its own), a scripted person at every `workflow.waiting`, and counts from `check`.
  */
 export function configSuite(file: string): SuiteFactory {
   return async (server) => {
@@ -45,8 +46,12 @@ export function configSuite(file: string): SuiteFactory {
       writeFileSync(bundle, code);
       const busy = new Set<Promise<void>>();
       const failures: string[] = [];
+      const rows = configRows(config, abs);
+      const capped = (config.activityTimeouts ?? 'capped') === 'capped';
       const suite: SweepSuite = {
-        rows: configRows(config, abs),
+        rows,
+        // Each distinct cap the rows use, said once.
+        notes: capped ? [...new Set(rows.map((r) => describeCaps(rowCaps(r))))] : [],
         worker: {
           script: entryFile(path.join(__dirname, 'worker-main.ts')),
           execArgv: tsxFlags(),
@@ -55,7 +60,7 @@ export function configSuite(file: string): SuiteFactory {
         },
         start: (c, run) =>
           config.start({
-            client: c,
+            client: capped ? clientWithCaps(c, rowCaps(run.row)) : c,
             taskQueue: run.taskQueue,
             workflowId: run.workflowId,
             runId: run.runId,

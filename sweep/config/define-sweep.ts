@@ -85,6 +85,14 @@ export interface SweepConfig {
   person?(ctx: PersonContext): Promise<void>;
   /** Which automatic points to record. Default: all. */
   points?: CrashSweepPluginOptions;
+  /**
+   * `'capped'` (the default): the runs the sweep starts use activity timeouts no longer than a sweep
+   * can wait (start-to-close and heartbeat 4 s, or a minute in a `worker-survives` row; retries after
+   * 100 ms, at most 1 s apart), whatever your workflow code says, so production code with
+   * `startToCloseTimeout: '5 minutes'` is swept unchanged: a kill inside an activity costs 4 s, not 5
+   * minutes. `'own'`: your code's values, as in production.
+   */
+  activityTimeouts?: 'capped' | 'own';
 }
 
 /** Declares a config (for types; it returns what it is given). */

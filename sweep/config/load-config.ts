@@ -49,6 +49,12 @@ export function loadSweepConfig(file: string): { config: SweepConfig; file: stri
       );
     }
   }
+  if (
+    config.activityTimeouts !== undefined &&
+    config.activityTimeouts !== 'capped' &&
+    config.activityTimeouts !== 'own'
+  )
+    wrong.push(`activityTimeouts 'capped' or 'own', if given (it is ${JSON.stringify(config.activityTimeouts)})`);
   if (wrong.length > 0)
     throw new ConfigError(
       `the config ${abs} needs: ${wrong.join('; ')}. See docs/config.md (Sweep your own workflow).`,

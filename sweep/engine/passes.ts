@@ -86,6 +86,8 @@ export interface SweepReport {
   lanes: number;
   /** The suite's own figures (the agent's: MCP server kills, and the writes they cut off). */
   stats: Record<string, number>;
+  /** What the suite says of how it ran its rows (`SweepSuite.notes`). */
+  notes: string[];
   /** How many times the sweep SIGKILLed a Temporal server (rows with `serverDies`). */
   temporalKills: number;
   seconds: number;
@@ -311,6 +313,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       generations: counter.generations,
       lanes: counter.lanes,
       stats: suite.stats?.() ?? {},
+      notes: [...(suite.notes ?? [])],
       temporalKills,
       seconds: (Date.now() - started) / 1000,
       // The servers the sweep killed stay up too (their runs' clients, `Scenario.client`, still work) until the caller stops them.

@@ -27,6 +27,8 @@ export interface SweepSuite<R extends SuiteRow = SuiteRow> {
   check(run: SuiteRun<R>, result: unknown): Promise<Counts>;
   /** The suite's own figures for the report (the agent's: MCP server kills). */
   stats?(): Record<string, number>;
+  /** What the report says of how the suite runs its rows (a config's: its activities' timeouts, capped). */
+  notes?: readonly string[];
   /** Stops what the suite started. */
   close?(): Promise<void>;
 }

@@ -1,8 +1,10 @@
 // Not a workflow, just interceptors: `workflow.decided` (and `workflow.waiting`) at the end of an activation.
+import type { Payload } from '@temporalio/common';
 import type { WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import { maybeGetActivator } from '@temporalio/workflow/lib/global-attributes';
 import { NO_SIGNALS } from '../../common/crash-points';
 import { crashPoints } from '../../common/crash-sink';
+import { ACTIVITY_CAPS_HEADER, capActivityOptions, capsFromHeaders, type ActivityCaps } from './activity-caps';
 
 /**
  * Commands that change nothing a kill could repeat: those that publish what the run waits for (memo,
@@ -43,11 +45,39 @@ function waitingFor(): string[] | null {
  *
  * With `waits`, `workflow.waiting <signals>` instead, when the activation leaves the workflow blocked
  * on a condition: the run waits for a person, and a scripted person answers at this point.
+ *
+ * A run the sweep started carries its activity caps in a start header (`activity-caps.ts`): every
+ * activity it schedules gets timeouts and retry waits no longer than those, and its children and its
+ * continued run carry the header on. A run without the header is not touched.
  */
 export function decisionPoints(waits: boolean): WorkflowInterceptorsFactory {
   return () => {
     let decides = false;
+    let caps: ActivityCaps | null = null;
+    // The header as the run got it, for its children and its continued run.
+    let header: Payload | undefined;
+    const carry = <I extends { headers: Record<string, Payload> }>(input: I): I =>
+      header ? { ...input, headers: { ...input.headers, [ACTIVITY_CAPS_HEADER]: header } } : input;
     return {
+      inbound: [
+        {
+          execute(input, next) {
+            caps = capsFromHeaders(input.headers);
+            header = caps ? input.headers[ACTIVITY_CAPS_HEADER] : undefined;
+            return next(input);
+          },
+        },
+      ],
+      outbound: [
+        {
+          scheduleActivity: (input, next) =>
+            next(caps ? { ...input, options: capActivityOptions(input.options, caps) } : input),
+          scheduleLocalActivity: (input, next) =>
+            next(caps ? { ...input, options: capActivityOptions(input.options, caps) } : input),
+          startChildWorkflowExecution: (input, next) => next(carry(input)),
+          continueAsNew: (input, next) => next(carry(input)),
+        },
+      ],
       internals: [
         {
           activate(input, next) {

@@ -1,5 +1,5 @@
 // The sweep's report as one self-contained HTML page (`--html`).
-import { COLUMNS } from './table';
+import { tableColumns } from './table';
 import { rerunCommand, type JsonReport, type JsonScenario } from './json';
 
 /**
@@ -22,6 +22,7 @@ export function htmlReport(data: JsonReport): string {
 <h1>Crash sweep</h1>
 <p>${data.scenarios.length} scenarios in ${data.seconds.toFixed(0)} s. Each cell is one scenario: a worker SIGKILLed at a recorded point
 (and, in the matrix, killed again at a point of its restart). Click a cell for its detail.</p>
+${notes(data)}
 ${reruns(data)}
 ${legend()}
 ${table(data)}
@@ -32,6 +33,11 @@ ${SCRIPT}</script>
 </body>
 </html>
 `;
+}
+
+/** What the suite says of how it ran its rows (a config's capped activity timeouts). */
+function notes(data: JsonReport): string {
+  return (data.notes ?? []).map((n) => `<p class="note">${esc(n)}</p>`).join('\n');
 }
 
 /** The runs that erred and were run again (a busy machine), if any: the table counts only clean runs. */
@@ -67,15 +73,17 @@ function legend(): string {
 }
 
 function table(data: JsonReport): string {
-  const head = `<tr><th>variant</th>${COLUMNS.map(([, title]) => `<th>${esc(title)}</th>`).join('')}</tr>`;
+  // The printed table's columns: `errors` too when a row has any.
+  const columns = tableColumns(data.rows);
+  const head = `<tr><th>variant</th>${columns.map(([, title]) => `<th>${esc(title)}</th>`).join('')}</tr>`;
   // Rows under a heading per group (what fails), as in the printed table, when there is more than one.
   const grouped = new Set(data.rows.map((r) => r.group)).size > 1;
   const rows = data.rows.map((r, i) => {
     const heading =
       grouped && (i === 0 || data.rows[i - 1].group !== r.group)
-        ? `<tr class="group"><th colspan="${COLUMNS.length + 1}">${esc(r.group)}</th></tr>`
+        ? `<tr class="group"><th colspan="${columns.length + 1}">${esc(r.group)}</th></tr>`
         : '';
-    return `${heading}<tr><td><a href="#${esc(r.name)}">${esc(r.label)}</a></td>${COLUMNS.map(([key]) => `<td>${esc(String(r[key]))}</td>`).join('')}</tr>`;
+    return `${heading}<tr><td><a href="#${esc(r.name)}">${esc(r.label)}</a></td>${columns.map(([key]) => `<td>${esc(String(r[key]))}</td>`).join('')}</tr>`;
   });
   return `<table class="summary">${head}${rows.join('')}</table>`;
 }

@@ -8,6 +8,8 @@ export interface RerunOptions {
   existingServer?: boolean;
   /** It swept a config file. */
   config?: string;
+  /** The command that started it where it ran: `npx crash-sweep` in a user's project. Default `npm run sweep --`, this repository's. */
+  command?: string;
 }
 
 /**
@@ -16,7 +18,7 @@ export interface RerunOptions {
  */
 export function rerunCommand(variant: string, kills: number[], options: RerunOptions = {}): string {
   const config = options.config ? ` --config ${options.config}` : '';
-  const command = `npm run sweep --${config} --variant ${variant} --scenario ${kills.join('.')}`;
+  const command = `${options.command ?? 'npm run sweep --'}${config} --variant ${variant} --scenario ${kills.join('.')}`;
   return options.existingServer ? command : `${command} --keep-server`;
 }
 
@@ -48,6 +50,8 @@ export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {
     rows: report.rows,
     points: report.points,
     seconds: report.seconds,
+    /** What the suite says of how it ran its rows (a config's: its activities' timeouts, capped). */
+    notes: report.notes,
     rerun,
     /** The share this report holds, if the sweep was split (`--shard K/N`): `crash-sweep merge` joins the shares. */
     shard: report.shard,

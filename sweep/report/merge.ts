@@ -34,7 +34,12 @@ const shardReport = z.object({
   rows: z.array(row),
   points: z.record(z.array(point)),
   seconds: z.number().nonnegative(),
-  rerun: z.object({ existingServer: z.boolean().optional(), config: z.string().optional() }),
+  notes: z.array(z.string()).default([]),
+  rerun: z.object({
+    existingServer: z.boolean().optional(),
+    config: z.string().optional(),
+    command: z.string().optional(),
+  }),
   shard: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).nullable(),
   scenarios: z.array(
     z
@@ -141,6 +146,7 @@ export function mergeShards(reports: ReadonlyArray<{ name: string; report: JsonR
     points: first.report.points,
     // The shards ran side by side: the sweep took as long as the longest.
     seconds: Math.max(...reports.map(({ report }) => report.seconds)),
+    notes: first.report.notes,
     rerun: first.report.rerun,
     shard: null,
     scenarios,

@@ -14,13 +14,18 @@ export const COLUMNS: Array<[keyof Row, string]> = [
   ['approvalsExtra', 'appr+'],
 ];
 
+/** The columns of a table of these rows: {@link COLUMNS}, and `errors` when a row has any. */
+export function tableColumns(rows: readonly Row[]): Array<[keyof Row, string]> {
+  return rows.some((r) => r.errors > 0) ? [...COLUMNS, ['errors', 'errors']] : COLUMNS;
+}
+
 /**
  * The table for people, in the design document's columns (plus `appr+`, and `errors` when there are
  * any). When its rows belong to more than one group (what fails), each group comes under a heading line.
  */
 export function formatTable(rows: Row[]): string {
   const labelWidth = Math.max('variant'.length, ...rows.map((r) => r.label.length)) + 2;
-  const columns = rows.some((r) => r.errors > 0) ? [...COLUMNS, ['errors', 'errors'] as [keyof Row, string]] : COLUMNS;
+  const columns = tableColumns(rows);
   const widths = columns.map(([key, title]) => Math.max(title.length, ...rows.map((r) => String(r[key]).length)));
   const line = (label: string, cells: string[]) =>
     (label.padEnd(labelWidth) + cells.map((c, i) => c.padStart(widths[i])).join('  ')).trimEnd();

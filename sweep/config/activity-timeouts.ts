@@ -1,0 +1,73 @@
+// The activity timeouts of a swept run: production values lowered to what a sweep can wait, unless the config keeps its own.
+import { Client, type WorkflowClientInterceptor } from '@temporalio/client';
+import { ACTIVITY_CAPS_HEADER, capsHeader, type ActivityCaps } from '../plugin/activity-caps';
+import type { SuiteRow } from '../engine/suite';
+
+/**
+ * The caps of a row whose worker dies: a kill inside an activity is noticed after 4 s (as the agent's
+ * own runs under the sweep), and a retry waits 100 ms to 1 s.
+ */
+export const SWEEP_ACTIVITY_CAPS: ActivityCaps = {
+  startToCloseMs: 4_000,
+  heartbeatMs: 4_000,
+  retryInitialMs: 100,
+  retryMaxMs: 1_000,
+};
+
+/**
+ * The caps of a row whose server dies while the worker lives (`serverDies: 'worker-survives'`): a run
+ * parked at its point waits while the rest of its batch parks and the server restarts, and a live
+ * attempt must not time out meanwhile.
+ */
+export const SERVER_DIES_ACTIVITY_CAPS: ActivityCaps = {
+  ...SWEEP_ACTIVITY_CAPS,
+  startToCloseMs: 60_000,
+  heartbeatMs: 60_000,
+};
+
+/** The caps of a row's runs. */
+export function rowCaps(row: Pick<SuiteRow, 'serverDies'>): ActivityCaps {
+  return row.serverDies === 'worker-survives' ? SERVER_DIES_ACTIVITY_CAPS : SWEEP_ACTIVITY_CAPS;
+}
+
+/** What the report says of the caps. */
+export function describeCaps(caps: ActivityCaps): string {
+  const s = (ms: number) => (ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`);
+  return (
+    `activity timeouts capped for the sweep: start-to-close and heartbeat at most ${s(caps.startToCloseMs)}, ` +
+    `retries after ${s(caps.retryInitialMs)} and at most ${s(caps.retryMaxMs)} apart (activityTimeouts: 'own' in the config keeps yours)`
+  );
+}
+
+/** Adds the caps header to every workflow a client starts. */
+function capsInterceptor(caps: ActivityCaps): WorkflowClientInterceptor {
+  const header = capsHeader(caps);
+  return {
+    startWithDetails: (input, next) =>
+      next({ ...input, headers: { ...input.headers, [ACTIVITY_CAPS_HEADER]: header } }),
+    signalWithStart: (input, next) => next({ ...input, headers: { ...input.headers, [ACTIVITY_CAPS_HEADER]: header } }),
+    startUpdateWithStart: (input, next) =>
+      next({ ...input, workflowStartHeaders: { ...input.workflowStartHeaders, [ACTIVITY_CAPS_HEADER]: header } }),
+  };
+}
+
+const capped = new WeakMap<Client, Map<ActivityCaps, Client>>();
+
+/**
+ * A client on the same connection and namespace whose every workflow start carries `caps` (the
+ * plugin's workflow interceptors apply them). Made once per client and caps.
+ */
+export function clientWithCaps(client: Client, caps: ActivityCaps): Client {
+  let byCaps = capped.get(client);
+  if (!byCaps) capped.set(client, (byCaps = new Map()));
+  let made = byCaps.get(caps);
+  if (!made) {
+    made = new Client({
+      connection: client.connection,
+      namespace: client.options.namespace,
+      interceptors: { workflow: [capsInterceptor(caps)] },
+    });
+    byCaps.set(caps, made);
+  }
+  return made;
+}

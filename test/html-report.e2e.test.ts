@@ -60,6 +60,7 @@ test('the second pass is drawn as a matrix: each scenario at its (first point, r
       approvals: 0,
       ...outcome,
     },
+    stuck: null,
     error: error ?? null,
   });
   const scenarios = [

@@ -117,6 +117,18 @@ describe('sweep report', () => {
     );
   });
 
+  test('a run that could never finish counts in the stuck column, shown only when a row has one', () => {
+    const clean = new Map([[turn.name, { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]]);
+    const stuck = {
+      ...scenario(turn, { missing: 1, calls: 3 }),
+      stuck: { activity: 'pay', attempt: 10, failure: '400' },
+    };
+    const rows = summarize([turn], [scenario(turn, { calls: 3 }), stuck], clean);
+    expect(rows[0]).toMatchObject({ once: 2, stuck: 1, missing: 1, errors: 0 });
+    expect(formatTable(rows).split('\n')[0]).toMatch(/ appr\+  stuck$/);
+    expect(formatTable(summarize([turn], [scenario(turn, { calls: 3 })], clean))).not.toMatch(/stuck/);
+  });
+
   test('the command that runs a scenario again is the one that started the sweep where it ran', () => {
     expect(rerunCommand('order-naive', [3, 2], { config: 'c.ts' })).toBe(
       'npm run sweep -- --config c.ts --variant order-naive --scenario 3.2 --keep-server',

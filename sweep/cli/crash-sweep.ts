@@ -12,6 +12,7 @@ import { MERGE_USAGE, mergeCommand } from './merge';
 import { htmlReport } from '../report/html';
 import { formatReruns, jsonReport, rerunCommand } from '../report/json';
 import { formatTimings } from '../engine/timings';
+import { describeStuck } from '../engine/stuck';
 import { selectRows } from '../agent/rows';
 
 const USAGE =
@@ -164,6 +165,17 @@ async function main(): Promise<void> {
     writeFileSync(values.html, htmlReport(data));
     console.error(`wrote the report to ${values.html}`);
   }
+  // Runs that can never finish are damage, not errors: each is named with its cause.
+  const stuck = report.scenarios.filter((s) => s.stuck);
+  for (const s of stuck.slice(0, 20))
+    console.error(
+      `stuck: ${s.id}: ${describeStuck(s.stuck!)}\n  again: ${rerunCommand(
+        s.row.name,
+        s.kills.map((k) => k.index ?? 0),
+        rerun,
+      )}`,
+    );
+  if (stuck.length > 20) console.error(`and ${stuck.length - 20} more stuck (--json lists them all)`);
   const failed = report.scenarios.filter((s) => s.error);
   for (const s of failed.slice(0, 20))
     console.error(

@@ -9,6 +9,7 @@ import { fillCounts } from './counting';
 import type { BatchPlan, SuiteRow, SuiteRun, SweepSuite } from './suite';
 import type { BatchTemporal } from './killable-server-host';
 import { cpuSeconds, type Timings } from './timings';
+import { describeStuck, findStuck } from './stuck';
 
 /** What one batch needs besides its scenarios. */
 export interface BatchContext {
@@ -128,8 +129,18 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
       last.go();
     }
     await timings.time('finish', async () => {
-      const unfinished = await waitWhile(last, () => batch.filter((s) => !runs.ended.has(s.workflowId)), 300_000);
-      for (const s of unfinished) s.error ??= 'the run did not finish within 5 minutes of its last restart';
+      // No kill is left to come: a run that keeps failing the same way now never finishes.
+      const watch = watchForStuck(batch, runs, temporal.client);
+      try {
+        const unfinished = await waitWhile(
+          last,
+          () => batch.filter((s) => !runs.ended.has(s.workflowId) && !s.stuck),
+          300_000,
+        );
+        for (const s of unfinished) s.error ??= 'the run did not finish within 5 minutes of its last restart';
+      } finally {
+        await watch.stop();
+      }
       await suite.settle?.();
     });
     timings.workerCpu += cpuSeconds(last.pid) ?? 0;
@@ -244,6 +255,42 @@ async function waitForRuns(
   }
 }
 
+/**
+ * Looks for runs of the batch that are stuck (`stuck.ts`) while the last generation finishes them:
+ * first after 6 s (a stuck run needs about 7 s for its ten attempts, and most batches have finished by
+ * then, so a healthy batch costs the server nothing), then every 2 s. A stuck run is marked and
+ * terminated, so nothing waits for it; a clean run that gets stuck is an error (stuck with no kill).
+ */
+function watchForStuck(batch: Scenario[], runs: RunWatch, client: Client): { stop(): Promise<void> } {
+  let stopped = false;
+  const loop = (async () => {
+    for (let round = 0; !stopped; round++) {
+      // Slept in short steps, so that a batch that finishes meanwhile is not held up.
+      for (let t = 0; t < (round === 0 ? 6_000 : 2_000) && !stopped; t += 100) await sleep(100);
+      if (stopped) break;
+      const open = batch.filter((s) => !s.error && !s.stuck && !runs.ended.has(s.workflowId));
+      await Promise.all(
+        open.map(async (s) => {
+          const stuck = await findStuck(client, s.workflowId);
+          if (!stuck || runs.ended.has(s.workflowId)) return;
+          if (s.pass === 'clean') s.error = `got stuck with no kill: ${describeStuck(stuck)}`;
+          else s.stuck = stuck;
+          await client.workflow
+            .getHandle(s.workflowId)
+            .terminate(`stuck: ${describeStuck(stuck)}`)
+            .catch(() => {}); // it ended meanwhile
+        }),
+      );
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+    },
+  };
+}
+
 /** Each killed run must have been parked on the point it was meant to die at. */
 function checkLandings(killed: Scenario[], gen: Generation, round: number): void {
   for (const s of killed) {
@@ -285,6 +332,16 @@ async function countBatch(
           s.error ??= `a live activity outlived its timeout (${late.detail}): the machine was too slow for the sweep's timeouts`;
       }
       delete s.handle;
+      if (s.stuck) {
+        // Stuck, and ended by the sweep: what the receivers did is still counted, if the suite can count
+        // a run with no result; if not, the stuck column alone says what happened.
+        try {
+          s.outcome = fillCounts(await suite.check(runsOf.get(s.workflowId)!, undefined));
+        } catch {
+          s.outcome = fillCounts({ dups: 0, missing: 0 });
+        }
+        return;
+      }
       if (!runs.ended.has(s.workflowId)) return;
       const result = await runs.results.get(s.workflowId)!;
       if (!result.ok) {

@@ -64,6 +64,8 @@ export interface Row {
   callsExtra: number;
   /** Approvals requested beyond the clean run's. */
   approvalsExtra: number;
+  /** Scenarios whose run could never finish (after its last restart an activity kept failing the same way). */
+  stuck: number;
   /** Scenarios whose kill did not land or whose run did not finish: each one fails the sweep. */
   errors: number;
 }
@@ -76,6 +78,7 @@ export interface CountedScenario {
   row: { name: string };
   pass: 'clean' | 'once' | 'twice';
   outcome?: Outcome;
+  stuck?: unknown;
   error?: string;
 }
 
@@ -94,6 +97,7 @@ export function emptyRow(v: { name: string; label: string; group?: string }): Ro
     asks: 0,
     callsExtra: 0,
     approvalsExtra: 0,
+    stuck: 0,
     errors: 0,
   };
 }
@@ -115,6 +119,7 @@ export function summarize(
         continue;
       }
       const o = s.outcome;
+      if (s.stuck) row.stuck += 1;
       if (o.dups > 0) row.withDups += 1;
       row.dups += o.dups;
       row.missing += o.missing;

@@ -5,6 +5,7 @@ import type { KillTarget } from '../worker/line-protocol';
 import type { SeenPoint } from './generation';
 import type { Outcome } from './counting';
 import type { SuiteRow } from './suite';
+import type { Stuck } from './stuck';
 
 /** Which pass a scenario belongs to: the clean run that records the points, or a run killed once or twice. */
 export type Pass = 'clean' | 'once' | 'twice';
@@ -33,6 +34,8 @@ export interface Scenario {
   /** Points the last generation (the one that finished the run) reached, in order. */
   finalPoints: SeenPoint[];
   outcome?: Outcome;
+  /** Its run could never finish (an activity kept failing after its last restart): why. */
+  stuck?: Stuck;
   error?: string;
   handle?: WorkflowHandle;
   /** The client of the Temporal server it ran on (the sweep's own, or one the sweep kills). */

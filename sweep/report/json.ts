@@ -28,7 +28,7 @@ const killIndexes = (s: Scenario) => s.kills.map((k) => k.index ?? 0);
 export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {
   const scenarios = report.scenarios.map((s) => {
     const o = s.outcome;
-    const notable = !!s.error || !o || o.dups > 0 || o.missing > 0 || o.orphans > 0 || o.asks > 0;
+    const notable = !!s.error || !!s.stuck || !o || o.dups > 0 || o.missing > 0 || o.orphans > 0 || o.asks > 0;
     return {
       id: s.id,
       row: s.row.name,
@@ -42,6 +42,8 @@ export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {
       expected: s.expected,
       restartPoints: s.finalPoints,
       outcome: o ?? null,
+      /** Its run could never finish: the activity that kept failing after its last restart, and how. */
+      stuck: s.stuck ?? null,
       error: s.error ?? null,
       ...(notable ? { rerun: rerunCommand(s.row.name, killIndexes(s), rerun) } : {}),
     };

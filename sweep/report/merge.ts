@@ -27,6 +27,7 @@ const row = z.object({
   asks: count,
   callsExtra: count,
   approvalsExtra: count,
+  stuck: count.default(0),
   errors: count,
 });
 /** What merging reads of a report, checked where the file comes in; the rest of each scenario passes through. */
@@ -60,6 +61,7 @@ const SUMMED = [
   'asks',
   'callsExtra',
   'approvalsExtra',
+  'stuck',
   'errors',
 ] as const satisfies ReadonlyArray<keyof Row>;
 

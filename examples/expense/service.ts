@@ -1,0 +1,76 @@
+// A small expense service that records what it was asked to do; it refuses a transition it has made already.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** An expense's life: created, then paid once it is approved. */
+type Status = 'CREATED' | 'COMPLETED';
+
+/** A running expense service, with its records. */
+export interface ExpenseService {
+  url: string;
+  /** An expense's effects: each kind beyond one is a duplicate; no payment is a missing one. */
+  damage(id: string): { dups: number; missing: number };
+  close(): Promise<void>;
+}
+
+async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+/**
+ * The expense example's outside world, as such services are written: `POST /expenses` creates an
+ * expense and refuses one that exists; `POST /expenses/:id/pay` moves it from CREATED to COMPLETED and
+ * refuses any other transition (`400 Invalid status transition COMPLETED -> COMPLETED`). A retry of a
+ * call that succeeded is refused for good, so a workflow that retries it for ever never finishes.
+ * With `honourKeys`, a request whose `Idempotency-Key` it has seen gets the first answer again.
+ */
+export async function startExpenseService(options: { honourKeys: boolean }): Promise<ExpenseService> {
+  const status = new Map<string, Status>();
+  const effects: Array<{ kind: 'created' | 'paid'; id: string }> = [];
+  const answers = new Map<string, { code: number; text: string }>();
+  const act = async (req: IncomingMessage): Promise<{ code: number; text: string }> => {
+    const pay = /^\/expenses\/([^/]+)\/pay$/.exec(req.url ?? '');
+    if (req.method === 'POST' && req.url === '/expenses') {
+      const { id } = await body(req);
+      if (typeof id !== 'string' || id === '') return { code: 400, text: 'an expense needs an id' };
+      if (status.has(id)) return { code: 400, text: `expense ${id} already exists` };
+      status.set(id, 'CREATED');
+      effects.push({ kind: 'created', id });
+      return { code: 201, text: JSON.stringify({ id, status: 'CREATED' }) };
+    }
+    if (req.method === 'POST' && pay) {
+      const id = decodeURIComponent(pay[1]);
+      const now = status.get(id);
+      if (now !== 'CREATED') return { code: 400, text: `Invalid status transition ${now ?? 'NONE'} -> COMPLETED` };
+      status.set(id, 'COMPLETED');
+      effects.push({ kind: 'paid', id });
+      return { code: 200, text: JSON.stringify({ id, status: 'COMPLETED' }) };
+    }
+    return { code: 404, text: 'not found' };
+  };
+  const server: Server = createServer((req, res) => {
+    const key = req.headers['idempotency-key'];
+    const keyed = options.honourKeys && typeof key === 'string' ? `${req.url} ${key}` : undefined;
+    const seen = keyed ? answers.get(keyed) : undefined;
+    (seen ? Promise.resolve(seen) : act(req))
+      .then((answer) => {
+        if (keyed && !seen && answer.code < 300) answers.set(keyed, answer);
+        res.writeHead(answer.code, { 'content-type': 'text/plain' }).end(answer.text);
+      })
+      .catch((err: Error) => res.writeHead(400).end(err.message));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    damage(id) {
+      const count = (kind: 'created' | 'paid') => effects.filter((e) => e.id === id && e.kind === kind).length;
+      return {
+        dups: Math.max(0, count('created') - 1) + Math.max(0, count('paid') - 1),
+        missing: count('paid') === 0 ? 1 : 0,
+      };
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

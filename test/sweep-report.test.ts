@@ -125,7 +125,7 @@ describe('sweep report', () => {
     };
     const rows = summarize([turn], [scenario(turn, { calls: 3 }), stuck], clean);
     expect(rows[0]).toMatchObject({ once: 2, stuck: 1, missing: 1, errors: 0 });
-    expect(formatTable(rows).split('\n')[0]).toMatch(/ appr\+  stuck$/);
+    expect(formatTable(rows).split('\n')[0]).toMatch(/ appr\+ {2}stuck$/);
     expect(formatTable(summarize([turn], [scenario(turn, { calls: 3 })], clean))).not.toMatch(/stuck/);
   });
 

@@ -61,6 +61,8 @@ test('the second pass is drawn as a matrix: each scenario at its (first point, r
       ...outcome,
     },
     stuck: null,
+    end: null,
+    otherEnd: null,
     error: error ?? null,
   });
   const scenarios = [

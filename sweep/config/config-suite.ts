@@ -85,7 +85,7 @@ export function configSuite(file: string): SuiteFactory {
         async settle() {
           while (busy.size > 0) await Promise.allSettled([...busy]);
         },
-        async check(run, result) {
+        async check(run, result, failure) {
           const failed = failures.find((f) => f.startsWith(`${run.workflowId}:`));
           if (failed) throw new Error(failed);
           const c = await config.check({
@@ -94,6 +94,7 @@ export function configSuite(file: string): SuiteFactory {
             runId: run.runId,
             row: run.row.name,
             result,
+            ...(failure !== undefined ? { failure } : {}),
           });
           for (const k of ['dups', 'missing'] as const) {
             if (!Number.isInteger(c?.[k]) || c[k] < 0)

@@ -28,8 +28,10 @@ export interface CheckContext {
   workflowId: string;
   runId: string;
   row: string;
-  /** What the workflow returned. */
+  /** What the workflow returned (nothing, if it failed). */
   result: unknown;
+  /** How it failed, if its workflow threw an `ApplicationFailure` (a saga that compensated, say): its type and message. */
+  failure?: string;
 }
 
 /** A run's damage, from your own systems' records: `dups` and `missing`, and any of the other counts. */

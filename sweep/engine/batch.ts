@@ -1,5 +1,6 @@
 // One batch of scenarios: its runs, its worker generations, the kills between them, and the counts at the end.
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { auditHistory, type GenerationRecord } from './audit';
 import type { KillTarget } from '../worker/line-protocol';
 import { Generation, type GenerationEnv } from './generation';
@@ -24,7 +25,12 @@ export interface BatchContext {
   taskQueue: string;
   /** Counts generations (for the label of plan files). */
   counter: { generations: number };
+  /** Called with a line of progress now and then: what a batch that waits long waits for. */
+  progress?: (line: string) => void;
 }
+
+/** How often a batch that waits says what for. */
+const WAITING_SAID_EVERY_MS = 15_000;
 
 /** What a suite knows of a scenario's run. */
 export function suiteRun(s: Scenario, taskQueue: string, client: Client): SuiteRun {
@@ -92,8 +98,18 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
   let runs: RunWatch;
   try {
     runs = await timings.time('start', () => startRuns(batch, temporal.client, suite, runsOf));
-    const waitWhile = (gen: Generation, pending: () => Scenario[], ms: number) =>
-      waitForRuns(gen, plan, runs.ended, pending, ms);
+    // A batch that waits long says what for, every 15 s: which runs, and the last point each reached.
+    const waitWhile = (gen: Generation, pending: () => Scenario[], ms: number, what: string) =>
+      waitForRuns(gen, plan, runs.ended, pending, ms, (waiting, seconds) => {
+        const named = waiting.slice(0, 3).map((s) => {
+          const last = gen.points.get(s.workflowId)?.at(-1);
+          return `${s.id}${last ? ` (last at ${last.name} ${last.detail})` : ' (no point yet)'}`;
+        });
+        const more = waiting.length > 3 ? `, and ${waiting.length - 3} more` : '';
+        ctx.progress?.(
+          `lane ${ctx.lane + 1}: waiting ${seconds} s for ${waiting.length} run(s) to ${what}: ${named.join(', ')}${more}`,
+        );
+      });
 
     for (let round = 0; round < rounds; round++) {
       const killed = batch.filter((s) => !s.error && s.kills.length > round);
@@ -109,6 +125,7 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
           gen,
           () => killed.filter((s) => !gen.parked.has(s.workflowId) && !runs.ended.has(s.workflowId)),
           120_000,
+          `reach kill ${round + 1}`,
         ),
       );
       for (const s of late)
@@ -136,6 +153,7 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
           last,
           () => batch.filter((s) => !runs.ended.has(s.workflowId) && !s.stuck),
           300_000,
+          'finish',
         );
         for (const s of unfinished) s.error ??= 'the run did not finish within 5 minutes of its last restart';
       } finally {
@@ -179,6 +197,20 @@ async function endRound(
   if (!serverDies) await killWorker();
   else await temporal.restart!(serverDies === 'worker-dies' ? killWorker : undefined);
   if (serverDies !== 'worker-survives') await moveOffDeadWorker(temporal.client, unfinished());
+}
+
+/** The end of a run that completed (`Scenario.end`). */
+export const COMPLETED = 'completed';
+
+/**
+ * What a run's failure says, if its workflow chose it (it threw an `ApplicationFailure`), with its
+ * workflow id written `{workflowId}` so that runs compare; `null` for a failure it did not choose.
+ */
+function chosenFailure(error: Error, workflowId: string): string | null {
+  const cause = (error as Error & { cause?: Error }).cause;
+  if (!(cause instanceof ApplicationFailure)) return null;
+  const text = `${cause.type ? `${cause.type}: ` : ''}${cause.message}`;
+  return text.split(workflowId).join('{workflowId}');
 }
 
 /** A run's end as its workflow result reports it. */
@@ -243,13 +275,20 @@ async function waitForRuns(
   ended: ReadonlySet<string>,
   pending: () => Scenario[],
   ms: number,
+  say?: (waiting: Scenario[], seconds: number) => void,
 ): Promise<Scenario[]> {
-  const deadline = Date.now() + ms;
+  const started = Date.now();
+  const deadline = started + ms;
+  let saidAt = started;
   const state = { isParked: (workflowId: string) => gen.parked.has(workflowId), ended };
   for (;;) {
     await plan.poll?.(state);
     const waiting = pending();
     if (waiting.length === 0 || Date.now() > deadline) return waiting;
+    if (say && Date.now() - saidAt >= WAITING_SAID_EVERY_MS) {
+      saidAt = Date.now();
+      say(waiting, Math.round((saidAt - started) / 1000));
+    }
     if (!gen.alive) throw new Error(`a sweep worker died on its own:\n${gen.stderrTail()}`);
     await sleep(25);
   }
@@ -344,19 +383,30 @@ async function countBatch(
       }
       if (!runs.ended.has(s.workflowId)) return;
       const result = await runs.results.get(s.workflowId)!;
-      if (!result.ok) {
-        const cause = (result.error as Error & { cause?: Error }).cause;
-        s.error ??= `the run failed: ${result.error.message}${cause ? `: ${cause.message}` : ''}`;
+      // A run that failed as its code says it may (it threw: a saga that compensated, say) ended; any
+      // other failure (terminated, cancelled, timed out) is not an end a workflow chose.
+      const failure = result.ok ? null : chosenFailure(result.error, s.workflowId);
+      const failedHow = () => {
+        const e = result.ok ? null : (result.error as Error & { cause?: Error });
+        return `the run failed: ${e?.message}${e?.cause ? `: ${e.cause.message}` : ''}`;
+      };
+      if (!result.ok && failure === null) {
+        s.error ??= failedHow();
         return;
       }
+      s.end = failure === null ? COMPLETED : `failed: ${failure}`;
       const history = await client.workflow.getHandle(s.workflowId).fetchHistory();
       const problems = auditHistory(s.workflowId, history.events ?? [], records, slow);
       if (problems.length > 0) s.error ??= `not caused by a kill: ${problems.join('; ')}`;
       try {
-        const c = await suite.check(runsOf.get(s.workflowId)!, result.value);
+        const c = await suite.check(
+          runsOf.get(s.workflowId)!,
+          result.ok ? result.value : undefined,
+          failure ?? undefined,
+        );
         s.outcome = fillCounts(c);
       } catch (err) {
-        s.error ??= `counting its effects failed: ${(err as Error).message}`;
+        s.error ??= failure === null ? `counting its effects failed: ${(err as Error).message}` : failedHow();
       }
     }),
   );

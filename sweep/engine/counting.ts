@@ -66,6 +66,8 @@ export interface Row {
   approvalsExtra: number;
   /** Scenarios whose run could never finish (after its last restart an activity kept failing the same way). */
   stuck: number;
+  /** Scenarios whose run ended otherwise than its clean run (completed where that one failed, or failed otherwise). */
+  otherEnds: number;
   /** Scenarios whose kill did not land or whose run did not finish: each one fails the sweep. */
   errors: number;
 }
@@ -79,6 +81,7 @@ export interface CountedScenario {
   pass: 'clean' | 'once' | 'twice';
   outcome?: Outcome;
   stuck?: unknown;
+  otherEnd?: unknown;
   error?: string;
 }
 
@@ -98,6 +101,7 @@ export function emptyRow(v: { name: string; label: string; group?: string }): Ro
     callsExtra: 0,
     approvalsExtra: 0,
     stuck: 0,
+    otherEnds: 0,
     errors: 0,
   };
 }
@@ -120,6 +124,7 @@ export function summarize(
       }
       const o = s.outcome;
       if (s.stuck) row.stuck += 1;
+      if (s.otherEnd) row.otherEnds += 1;
       if (o.dups > 0) row.withDups += 1;
       row.dups += o.dups;
       row.missing += o.missing;

@@ -302,6 +302,11 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     if (twice.length > 0) await runAndRerun(twice, 'twice', erred);
 
     const scenarios = [...once, ...twice];
+    // A run's expected end is its clean run's (a saga may fail by design); any other end is damage.
+    for (const s of scenarios) {
+      const expected = cleans.find((c) => c.row.name === s.row.name)?.end;
+      if (s.outcome && s.end && expected && s.end !== expected) s.otherEnd = { expected };
+    }
     const temporalKills = (await Promise.all([...killable.values()])).reduce((sum, t) => sum + t.kills, 0);
     return {
       rows: summarize(rows, scenarios, cleanOutcomes),

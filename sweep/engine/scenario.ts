@@ -34,6 +34,10 @@ export interface Scenario {
   /** Points the last generation (the one that finished the run) reached, in order. */
   finalPoints: SeenPoint[];
   outcome?: Outcome;
+  /** How its run ended: `completed`, or `failed: <what its workflow threw>`. */
+  end?: string;
+  /** The end its row's clean run had, when this run ended otherwise. */
+  otherEnd?: { expected: string };
   /** Its run could never finish (an activity kept failing after its last restart): why. */
   stuck?: Stuck;
   error?: string;

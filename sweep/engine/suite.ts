@@ -23,8 +23,12 @@ export interface SweepSuite<R extends SuiteRow = SuiteRow> {
   onPoint?(run: SuiteRun<R>, event: PointEvent): void;
   /** Resolves when all the work `onPoint` started has been done. */
   settle?(): Promise<void>;
-  /** Counts a finished run's damage from the receivers' own records; throws if the run is not countable. */
-  check(run: SuiteRun<R>, result: unknown): Promise<Counts>;
+  /**
+   * Counts an ended run's damage from the receivers' own records; throws if the run is not countable.
+   * `result` is what the workflow returned; a run that failed as its code chose (it threw an
+   * `ApplicationFailure`) has none, and `failure` says how it failed.
+   */
+  check(run: SuiteRun<R>, result: unknown, failure?: string): Promise<Counts>;
   /** The suite's own figures for the report (the agent's: MCP server kills). */
   stats?(): Record<string, number>;
   /** What the report says of how the suite runs its rows (a config's: its activities' timeouts, capped). */

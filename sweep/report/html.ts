@@ -48,9 +48,12 @@ function reruns(data: JsonReport): string {
 }
 
 /** What a scenario's cell says, worst first. */
-export function verdict(s: JsonScenario): 'error' | 'stuck' | 'missing' | 'dup' | 'orphan' | 'asked' | 'clean' {
+export function verdict(
+  s: JsonScenario,
+): 'error' | 'stuck' | 'other-end' | 'missing' | 'dup' | 'orphan' | 'asked' | 'clean' {
   if (s.error || !s.outcome) return 'error';
   if (s.stuck) return 'stuck';
+  if (s.otherEnd) return 'other-end';
   if (s.outcome.missing > 0) return 'missing';
   if (s.outcome.dups > 0) return 'dup';
   if ((s.outcome.orphans ?? 0) > 0) return 'orphan';
@@ -65,6 +68,7 @@ const VERDICTS = {
   orphan: 'a write no reply in history accounts for',
   missing: 'missing an effect',
   stuck: 'stuck: can never finish',
+  'other-end': 'ended otherwise than its clean run',
   error: 'error',
 };
 
@@ -157,7 +161,7 @@ td.n { color: #888; text-align: right; padding-right: 6px; }
 td.point { font-family: ui-monospace, monospace; font-size: 11px; padding-right: 8px; }
 .cell { display: inline-block; width: 12px; height: 12px; border: 0; padding: 0; margin: 0; cursor: pointer; vertical-align: middle; }
 .cell.clean { background: #9bd39b; } .cell.asked { background: #f2c94c; } .cell.dup { background: #e05d5d; } .cell.orphan { background: #b07cd8; }
-.cell.missing { background: #7b3fa0; } .cell.stuck { background: #e08a2e; } .cell.error { background: #333; }
+.cell.missing { background: #7b3fa0; } .cell.stuck { background: #e08a2e; } .cell.other-end { background: #4a7fc1; } .cell.error { background: #333; }
 #detail { position: fixed; right: 16px; top: 16px; width: 420px; max-height: 90vh; overflow: auto; background: #fff;
   border: 1px solid #bbb; box-shadow: 0 2px 8px rgba(0,0,0,.2); padding: 12px; font-size: 12px; }
 #detail pre { white-space: pre-wrap; word-break: break-all; }
@@ -175,6 +179,7 @@ document.addEventListener('click', (event) => {
     + '<p>killed at:</p><pre>' + text(killed) + '</pre>'
     + '<p>counts:</p><pre>' + text(JSON.stringify(s.outcome, null, 1)) + '</pre>'
     + (s.stuck ? '<p>stuck:</p><pre>' + text('activity ' + s.stuck.activity + ' keeps failing (attempt ' + s.stuck.attempt + '): ' + s.stuck.failure) + '</pre>' : '')
+    + (s.otherEnd ? '<p>ended:</p><pre>' + text(s.end + ' (its clean run: ' + s.otherEnd.expected + ')') + '</pre>' : '')
     + (s.error ? '<p>error:</p><pre>' + text(s.error) + '</pre>' : '')
     + '<p>workflow id: <code>' + text(s.workflowId) + '</code></p>'
     + '<p>run it again alone:</p><pre>' + text(s.rerun) + '</pre>';

@@ -28,7 +28,8 @@ const killIndexes = (s: Scenario) => s.kills.map((k) => k.index ?? 0);
 export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {
   const scenarios = report.scenarios.map((s) => {
     const o = s.outcome;
-    const notable = !!s.error || !!s.stuck || !o || o.dups > 0 || o.missing > 0 || o.orphans > 0 || o.asks > 0;
+    const notable =
+      !!s.error || !!s.stuck || !!s.otherEnd || !o || o.dups > 0 || o.missing > 0 || o.orphans > 0 || o.asks > 0;
     return {
       id: s.id,
       row: s.row.name,
@@ -44,6 +45,9 @@ export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {
       outcome: o ?? null,
       /** Its run could never finish: the activity that kept failing after its last restart, and how. */
       stuck: s.stuck ?? null,
+      /** How its run ended (`completed`, or `failed: ...`), and the clean run's end when it ended otherwise. */
+      end: s.end ?? null,
+      otherEnd: s.otherEnd ?? null,
       error: s.error ?? null,
       ...(notable ? { rerun: rerunCommand(s.row.name, killIndexes(s), rerun) } : {}),
     };

@@ -28,6 +28,7 @@ const row = z.object({
   callsExtra: count,
   approvalsExtra: count,
   stuck: count.default(0),
+  otherEnds: count.default(0),
   errors: count,
 });
 /** What merging reads of a report, checked where the file comes in; the rest of each scenario passes through. */
@@ -62,6 +63,7 @@ const SUMMED = [
   'callsExtra',
   'approvalsExtra',
   'stuck',
+  'otherEnds',
   'errors',
 ] as const satisfies ReadonlyArray<keyof Row>;
 

@@ -1,0 +1,67 @@
+// Workflows written as users write them for production, swept unchanged (test:full, CI): an expense
+// flow that retries for ever (a kill leaves it stuck) and a trip saga that fails by design, each naive
+// and keyed. Their tables are in docs/config.md.
+import path from 'node:path';
+import { configSuite } from '../sweep/config/config-suite';
+import { formatTable } from '../sweep/report/table';
+import { runSweep, type SweepReport } from '../sweep/engine/passes';
+import { ROOT } from './helpers/processes';
+
+const failures = (r: SweepReport) => r.scenarios.filter((s) => s.error).map((s) => `${s.id}: ${s.error}`);
+
+describe('production workflows, swept unchanged', () => {
+  test('the expense flow with 5-minute timeouts and the default retry policy: a kill once the service acted leaves a run that can never finish, counted as stuck with its cause; with keys, none, killed once and twice', async () => {
+    const expense = (name: string) => path.join(ROOT, 'examples', 'expense', `${name}.config.ts`);
+    const naive = await runSweep({ suite: configSuite(expense('naive')), twice: false });
+    expect(failures(naive)).toEqual([]);
+    // The retry of a call the service made already is refused for good: "already exists" for the
+    // expense, "COMPLETED -> COMPLETED" for the payment. Each such run is stuck, and ended by the sweep.
+    const stuck = naive.scenarios
+      .filter((s) => s.stuck)
+      .map((s) => [`${s.landed[0].name} ${s.landed[0].detail}`, s.stuck!.activity, s.stuck!.failure]);
+    expect(stuck).toEqual([
+      [
+        'http.accepted POST 127.0.0.1 /expenses',
+        'createExpense',
+        expect.stringMatching(/^400 expense .+ already exists$/),
+      ],
+      ['activity.returned createExpense', 'createExpense', expect.stringMatching(/^400 expense .+ already exists$/)],
+      [
+        'http.accepted POST 127.0.0.1 /expenses/{workflowId}/pay',
+        'payment',
+        '400 Invalid status transition COMPLETED -> COMPLETED',
+      ],
+      ['activity.returned payment', 'payment', '400 Invalid status transition COMPLETED -> COMPLETED'],
+    ]);
+    for (const s of naive.scenarios.filter((x) => x.stuck)) expect(s.stuck!.attempt).toBeGreaterThanOrEqual(10);
+    // A run stuck before its payment never paid: missing. The table shows the stuck column.
+    expect(naive.rows[0]).toMatchObject({ once: 10, stuck: 4, missing: 2, dups: 0, errors: 0 });
+    expect(formatTable(naive.rows).split('\n')).toEqual([
+      'variant         once  twice  with dups  dups  missing  orphans  asks  calls+  appr+  stuck',
+      'expense, naive    10      0          0     0        2        0     0       0      0      4',
+    ]);
+
+    const keyed = await runSweep({ suite: configSuite(expense('keyed')) });
+    expect(failures(keyed)).toEqual([]);
+    expect(keyed.rows[0]).toMatchObject({ once: 10, twice: 60, stuck: 0, missing: 0, dups: 0, errors: 0 });
+  }, 600_000);
+
+  test("the trip saga, which fails by design: its clean run's end is the expected one, a booking left standing is damage; with keys, none, killed once and twice", async () => {
+    const trip = await runSweep({
+      suite: configSuite(path.join(ROOT, 'examples', 'trip', 'naive.config.ts')),
+      twice: false,
+    });
+    expect(failures(trip)).toEqual([]);
+    // Every run failed as the clean run did (the airline declines; the car and hotel are cancelled).
+    expect(new Set(trip.scenarios.map((s) => s.end))).toEqual(
+      new Set(['failed: TripFailed: trip not booked (the airline declined); cancelled 2 booking(s)']),
+    );
+    // A booking retried after a kill once the service acted is booked twice; the saga cancels the
+    // copy it heard of, and the other is left standing.
+    expect(trip.rows[0]).toMatchObject({ once: 20, withDups: 4, dups: 4, missing: 4, otherEnds: 0, errors: 0 });
+
+    const keyed = await runSweep({ suite: configSuite(path.join(ROOT, 'examples', 'trip', 'keyed.config.ts')) });
+    expect(failures(keyed)).toEqual([]);
+    expect(keyed.rows[0]).toMatchObject({ once: 20, twice: 223, dups: 0, missing: 0, otherEnds: 0, errors: 0 });
+  }, 600_000);
+});

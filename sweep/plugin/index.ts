@@ -4,3 +4,4 @@
  */
 export { crashPoint, type PointContext } from '../../common/crash-points';
 export { crashSweepPlugin, workflowInterceptorModules, type CrashSweepPluginOptions } from './plugin';
+export { RUN_HEADER } from './run-header';

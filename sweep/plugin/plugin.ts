@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { crashPoint, type PointName } from '../../common/crash-points';
 import { watchHttp } from './http-points';
+import { addRunHeader } from './run-header';
 
 /** Which automatic points the plugin records. Every one is on unless turned off. */
 export interface CrashSweepPluginOptions {
@@ -19,6 +20,11 @@ export interface CrashSweepPluginOptions {
   http?: boolean;
   /** `workflow.waiting <signals>` when a workflow task leaves the run blocked on a condition (else such tasks are `workflow.decided`). */
   waits?: boolean;
+  /**
+   * Not a point: every HTTP request an activity makes carries `x-crash-sweep-workflow-id: <workflow id>`,
+   * so a receiver's stand-in can tell which run asked (`run-header.ts`). Default off.
+   */
+  runHeader?: boolean;
 }
 
 /** Reports `activity.started` before the user's function runs, and `activity.returned` when it has its result. */
@@ -72,11 +78,12 @@ export function workflowInterceptorModules(options: Pick<CrashSweepPluginOptions
  * the worker runs after an activation and before it reports the task).
  */
 export function crashSweepPlugin(options: CrashSweepPluginOptions = {}): WorkerPlugin & BundlerPlugin {
-  const { activities = true, http = true } = options;
+  const { activities = true, http = true, runHeader = false } = options;
   return {
     name: 'crash-sweep',
     configureWorker(worker: WorkerOptions): WorkerOptions {
       if (http) watchHttp();
+      if (runHeader) addRunHeader();
       const interceptors = worker.interceptors ?? {};
       return {
         ...worker,

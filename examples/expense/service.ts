@@ -1,9 +1,5 @@
 // A small expense service that records what it was asked to do; it refuses a transition it has made already.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-/** An expense's life: created, then paid once it is approved. */
-type Status = 'CREATED' | 'COMPLETED';
+import { startStandIn } from '../stand-in';
 
 /** A running expense service, with its records. */
 export interface ExpenseService {
@@ -11,12 +7,6 @@ export interface ExpenseService {
   /** An expense's effects: each kind beyond one is a duplicate; no payment is a missing one. */
   damage(id: string): { dups: number; missing: number };
   close(): Promise<void>;
-}
-
-async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
-  let text = '';
-  for await (const chunk of req) text += chunk;
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 }
 
 /**
@@ -27,20 +17,19 @@ async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
  * With `honourKeys`, a request whose `Idempotency-Key` it has seen gets the first answer again.
  */
 export async function startExpenseService(options: { honourKeys: boolean }): Promise<ExpenseService> {
-  const status = new Map<string, Status>();
+  const status = new Map<string, 'CREATED' | 'COMPLETED'>();
   const effects: Array<{ kind: 'created' | 'paid'; id: string }> = [];
-  const answers = new Map<string, { code: number; text: string }>();
-  const act = async (req: IncomingMessage): Promise<{ code: number; text: string }> => {
-    const pay = /^\/expenses\/([^/]+)\/pay$/.exec(req.url ?? '');
-    if (req.method === 'POST' && req.url === '/expenses') {
-      const { id } = await body(req);
+  const standIn = await startStandIn(options, ({ method, path, body }) => {
+    const pay = /^\/expenses\/([^/]+)\/pay$/.exec(path);
+    if (method === 'POST' && path === '/expenses') {
+      const { id } = body;
       if (typeof id !== 'string' || id === '') return { code: 400, text: 'an expense needs an id' };
       if (status.has(id)) return { code: 400, text: `expense ${id} already exists` };
       status.set(id, 'CREATED');
       effects.push({ kind: 'created', id });
       return { code: 201, text: JSON.stringify({ id, status: 'CREATED' }) };
     }
-    if (req.method === 'POST' && pay) {
+    if (method === 'POST' && pay) {
       const id = decodeURIComponent(pay[1]);
       const now = status.get(id);
       if (now !== 'CREATED') return { code: 400, text: `Invalid status transition ${now ?? 'NONE'} -> COMPLETED` };
@@ -49,21 +38,9 @@ export async function startExpenseService(options: { honourKeys: boolean }): Pro
       return { code: 200, text: JSON.stringify({ id, status: 'COMPLETED' }) };
     }
     return { code: 404, text: 'not found' };
-  };
-  const server: Server = createServer((req, res) => {
-    const key = req.headers['idempotency-key'];
-    const keyed = options.honourKeys && typeof key === 'string' ? `${req.url} ${key}` : undefined;
-    const seen = keyed ? answers.get(keyed) : undefined;
-    (seen ? Promise.resolve(seen) : act(req))
-      .then((answer) => {
-        if (keyed && !seen && answer.code < 300) answers.set(keyed, answer);
-        res.writeHead(answer.code, { 'content-type': 'text/plain' }).end(answer.text);
-      })
-      .catch((err: Error) => res.writeHead(400).end(err.message));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    ...standIn,
     damage(id) {
       const count = (kind: 'created' | 'paid') => effects.filter((e) => e.id === id && e.kind === kind).length;
       return {
@@ -71,6 +48,5 @@ export async function startExpenseService(options: { honourKeys: boolean }): Pro
         missing: count('paid') === 0 ? 1 : 0,
       };
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

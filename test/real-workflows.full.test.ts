@@ -1,6 +1,7 @@
 // Workflows written as users write them for production, swept unchanged (test:full, CI): an expense
 // flow that retries for ever (a kill leaves it stuck) and a trip saga that fails by design, each naive
-// and keyed. Their tables are in docs/config.md.
+// and keyed; a helpdesk whose activities keep an MCP client and a token per worker process. Their
+// tables are in docs/config.md.
 import path from 'node:path';
 import { configSuite } from '../sweep/config/config-suite';
 import { formatTable } from '../sweep/report/table';
@@ -63,5 +64,34 @@ describe('production workflows, swept unchanged', () => {
     const keyed = await runSweep({ suite: configSuite(path.join(ROOT, 'examples', 'trip', 'keyed.config.ts')) });
     expect(failures(keyed)).toEqual([]);
     expect(keyed.rows[0]).toMatchObject({ once: 20, twice: 223, dups: 0, missing: 0, otherEnds: 0, errors: 0 });
+  }, 600_000);
+
+  test("the helpdesk, with an MCP client and a mail token each kept by the worker process: the setup only a process's first run reaches is found by two clean runs and never counted, so every kill lands, killed once and twice", async () => {
+    const report = await runSweep({ suite: configSuite(path.join(ROOT, 'examples', 'helpdesk', 'sweep.config.ts')) });
+    expect(failures(report)).toEqual([]);
+    const setup = [
+      'http.accepted POST 127.0.0.1 /mcp initialize',
+      'http.accepted POST 127.0.0.1 /mcp notifications/initialized',
+      'http.accepted GET 127.0.0.1 /mcp',
+      'http.accepted POST 127.0.0.1 /token',
+    ];
+    expect(report.notes).toContain(
+      `helpdesk: ${setup.join(', ')}: reached only by the first run of a worker process (a connection or client it keeps); not counted and not killed at`,
+    );
+    // The run's own points: the tool call named by its JSON-RPC method and tool, the mail by its path.
+    expect(report.points.helpdesk.map((p) => `${p.name} ${p.detail}`)).toEqual([
+      'workflow.decided scheduleActivity',
+      'activity.started openTicket',
+      'http.accepted POST 127.0.0.1 /mcp tools/call open_ticket',
+      'activity.returned openTicket',
+      'workflow.decided scheduleActivity',
+      'activity.started mailCustomer',
+      'http.accepted POST 127.0.0.1 /mail',
+      'activity.returned mailCustomer',
+      'workflow.decided completeWorkflowExecution',
+    ]);
+    // No keys: a kill once a service acted (the tool call's answer, the mail's) makes it act again.
+    expect(report.firstPass[0]).toMatchObject({ once: 9, withDups: 4, dups: 4, missing: 0, errors: 0 });
+    expect(report.rows[0]).toMatchObject({ once: 9, twice: 51, missing: 0, errors: 0 });
   }, 600_000);
 });

@@ -27,6 +27,8 @@ export interface BatchContext {
   counter: { generations: number };
   /** Called with a line of progress now and then: what a batch that waits long waits for. */
   progress?: (line: string) => void;
+  /** By row: the points only a worker process's first run reaches, which no run counts (`clean-twice.ts`). */
+  setupPoints?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** How often a batch that waits says what for. */
@@ -76,6 +78,12 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
   const faults = Object.fromEntries(
     batch.filter((s) => s.row.fault).map((s) => [s.workflowId, { name: s.row.fault! }]),
   );
+  const uncounted = Object.fromEntries(
+    batch.flatMap((s) => {
+      const setup = ctx.setupPoints?.get(s.row.name);
+      return setup?.length ? [[s.workflowId, [...setup]]] : [];
+    }),
+  );
   const rounds = Math.max(...batch.map((s) => s.kills.length));
   const targetsOf = (round: number) => {
     const targets: Record<string, KillTarget> = {};
@@ -85,7 +93,7 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
   const generations: Generation[] = [];
   const launch = (round: number) => {
     ctx.counter.generations += 1;
-    const gen = new Generation(env, { targets: targetsOf(round), faults }, String(ctx.counter.generations));
+    const gen = new Generation(env, { targets: targetsOf(round), faults, uncounted }, String(ctx.counter.generations));
     gen.onEvent((workflowId, event) => {
       const run = runsOf.get(workflowId);
       if (run && (event.type === 'point' || event.type === 'parked')) suite.onPoint?.(run, event);
@@ -230,21 +238,32 @@ async function startRuns(
   runsOf: Map<string, SuiteRun>,
 ): Promise<RunWatch> {
   const watch: RunWatch = { ended: new Set(), results: new Map() };
-  await Promise.all(
-    batch.map(async (s) => {
-      const run = runsOf.get(s.workflowId)!;
-      s.taskQueue = run.taskQueue;
-      s.client = client;
-      s.handle = await suite.start(client, run);
-      if (s.handle.workflowId !== s.workflowId)
-        throw new Error(`the suite started ${s.handle.workflowId}, not the run's workflow id ${s.workflowId}`);
-      // A run that ends while it should be parked is a kill that did not land: its end is watched from the start.
-      watch.results.set(
-        s.workflowId,
-        resultOf(s.handle).finally(() => watch.ended.add(s.workflowId)),
-      );
-    }),
-  );
+  const start = async (s: Scenario) => {
+    const run = runsOf.get(s.workflowId)!;
+    s.taskQueue = run.taskQueue;
+    s.client = client;
+    s.handle = await suite.start(client, run);
+    if (s.handle.workflowId !== s.workflowId)
+      throw new Error(`the suite started ${s.handle.workflowId}, not the run's workflow id ${s.workflowId}`);
+    // A run that ends while it should be parked is a kill that did not land: its end is watched from the start.
+    const result = resultOf(s.handle).finally(() => watch.ended.add(s.workflowId));
+    watch.results.set(s.workflowId, result);
+    return { result };
+  };
+  // A second clean run starts once its first has ended, in the generation that finishes them both.
+  const seconds = batch.filter((s) => s.after);
+  const firsts = new Map<Scenario, Promise<RunResult>>();
+  await Promise.all(batch.filter((s) => !s.after).map(async (s) => firsts.set(s, (await start(s)).result)));
+  for (const s of seconds) {
+    const first = s.after && firsts.get(s.after);
+    if (!first) throw new Error(`${s.id} follows a run that is not in its batch`);
+    void first
+      .then(() => start(s))
+      .catch((err: Error) => {
+        s.error ??= `it did not start: ${err.message}`;
+        watch.ended.add(s.workflowId);
+      });
+  }
   return watch;
 }
 
@@ -381,8 +400,9 @@ async function countBatch(
         }
         return;
       }
-      if (!runs.ended.has(s.workflowId)) return;
-      const result = await runs.results.get(s.workflowId)!;
+      const ended = runs.ended.has(s.workflowId) && runs.results.get(s.workflowId);
+      if (!ended) return; // it did not finish, or never started: its error says so
+      const result = await ended;
       // A run that failed as its code says it may (it threw: a saga that compensated, say) ended; any
       // other failure (terminated, cancelled, timed out) is not an end a workflow chose.
       const failure = result.ok ? null : chosenFailure(result.error, s.workflowId);

@@ -32,6 +32,8 @@ export interface RunOptions {
   counter: { generations: number; lanes: number };
   /** The Temporal server the lane kills, for rows whose server dies (`serverDies`); started on first use. */
   killableServer?(lane: number): Promise<BatchTemporal>;
+  /** By row: the points only a worker process's first run reaches, which no run counts (`clean-twice.ts`). */
+  setupPoints?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Tells this process's task queues from another sweep's on a shared server (`--address`). */
@@ -137,7 +139,26 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
 function evenBatches(scenarios: Scenario[], batchSize: number, lanes: number): Scenario[][] {
   const count = Math.max(Math.min(lanes, scenarios.length), Math.ceil(scenarios.length / batchSize));
   const size = Math.ceil(scenarios.length / Math.max(1, count));
+  // A second clean run goes in the batch of the run it follows (`Scenario.after`).
+  const units: Scenario[][] = [];
+  const unitOf = new Map<Scenario, Scenario[]>();
+  for (const s of scenarios) {
+    const unit = s.after && unitOf.get(s.after);
+    if (unit) unit.push(s);
+    else {
+      units.push([s]);
+      unitOf.set(s, units[units.length - 1]);
+    }
+  }
   const batches: Scenario[][] = [];
-  for (let start = 0; start < scenarios.length; start += size) batches.push(scenarios.slice(start, start + size));
+  let current: Scenario[] = [];
+  for (const unit of units) {
+    current.push(...unit);
+    if (current.length >= size) {
+      batches.push(current);
+      current = [];
+    }
+  }
+  if (current.length > 0) batches.push(current);
   return batches;
 }

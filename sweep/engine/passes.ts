@@ -4,6 +4,7 @@ import { summarize, type Outcome, type Row } from './counting';
 import { firstPass, parseScenarioLabel, pickRows, secondPass, shareOf, type Shard } from './planning';
 import { newScenario, type Scenario } from './scenario';
 import { timedOutActivityType } from './audit';
+import { compareCleanRuns, describeParting, describeSetup, pointKey, samePointForEveryRun } from './clean-twice';
 import { startServer, type SweepServer, type TemporalHost } from './sweep-server';
 import type { SweepSuite } from './suite';
 import { runScenarios, type Lanes } from './lanes';
@@ -152,6 +153,16 @@ async function historyProblem(client: Client, s: Scenario): Promise<DirtyCleanRu
   return null;
 }
 
+/** The timers a run started, by duration (`100ms`), in its history's order. */
+async function timersOf(client: Client, workflowId: string): Promise<string[]> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? []).flatMap((e) => {
+    const timeout = e.timerStartedEventAttributes?.startToFireTimeout;
+    if (!timeout) return [];
+    return [`${Number(timeout.seconds ?? 0) * 1000 + Math.round((timeout.nanos ?? 0) / 1e6)} ms`];
+  });
+}
+
 /** Stops the Temporal servers a sweep started to kill. */
 async function closeAll(servers: Map<number, Promise<KillableServerHost>>): Promise<void> {
   await Promise.all([...servers.values()].map(async (t) => (await t.catch(() => null))?.close()));
@@ -218,10 +229,13 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     const counter = { generations: 0, lanes: 0 };
     const timings = new Timings();
     const ready = suite;
+    // By row: the points only a worker process's first run reaches, found by the clean runs.
+    const setupPoints = new Map<string, string[]>();
+    const notes: string[] = [];
     const run = (scenarios: Scenario[], phase: string, size = batchSize) =>
       runScenarios(
         scenarios,
-        { server, suite: ready, batchSize: size, lanes, timings, progress, counter, killableServer },
+        { server, suite: ready, batchSize: size, lanes, timings, progress, counter, killableServer, setupPoints },
         phase,
       );
 
@@ -253,20 +267,25 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       }
     };
 
-    const cleans = rows.map((v) => newScenario(v, 'clean', 'run', [], []));
+    // Each row runs clean twice, the second run after the first in the same worker process, which
+    // shows what a process sets up once and whether the row's points depend on timing (clean-twice.ts).
+    const firsts = rows.map((v) => newScenario(v, 'clean', 'run', [], []));
+    const seconds = firsts.map((c) => ({ ...newScenario(c.row, 'clean', 'again', [], []), after: c }));
+    const cleanRuns = [...firsts, ...seconds];
     // A clean run that erred, or whose history has a timeout, may have met a busy machine: it runs
     // again. Any other problem of its history stops the sweep at once.
     const problems = new Map<Scenario, DirtyCleanRunError>();
-    await runAndRerun(cleans, 'clean runs', async (c) => {
+    await runAndRerun(cleanRuns, 'clean runs', async (c) => {
       if (c.error) return c.error;
       const problem = await historyProblem(c.client ?? server.env.client, c);
       if (problem && !problem.mayBeLoad) throw problem;
       if (problem) problems.set(c, problem);
       return problem?.message ?? null;
     });
+    const cleans = cleanRuns.slice(0, rows.length);
     const points: SweepReport['points'] = {};
     const cleanOutcomes = new Map<string, Outcome>();
-    for (const c of cleans) {
+    for (const c of cleanRuns) {
       if (c.error) throw new DirtyCleanRunError(c.row.name, `failed: ${c.error}`);
       const o = c.outcome!;
       if (!c.row.damagedWithoutKills && (o.dups !== 0 || o.missing !== 0 || o.orphans !== 0 || o.asks !== 0))
@@ -276,9 +295,31 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       // Its last run's history (every run of it met the machine's load).
       const problem = problems.get(c);
       if (problem) throw problem;
+      if (c.after) continue;
       points[c.row.name] = c.finalPoints.map(({ name, detail }) => ({ name, detail }));
       cleanOutcomes.set(c.row.name, o);
     }
+    for (const [i, c] of cleans.entries()) {
+      const again = cleanRuns[rows.length + i];
+      if (again.taskQueue !== c.taskQueue) {
+        progress(`clean runs: ${c.row.name}'s two clean runs ran in different worker processes; not compared`);
+        continue;
+      }
+      const seen = (s: Scenario) => s.finalPoints.map((p) => samePointForEveryRun(p, s));
+      const { setup, parting } = compareCleanRuns(seen(c), seen(again));
+      if (setup.length > 0) {
+        setupPoints.set(c.row.name, setup);
+        notes.push(describeSetup(c.row.name, setup));
+        const kept = c.finalPoints.filter((p) => !setup.includes(pointKey(samePointForEveryRun(p, c))));
+        c.finalPoints = kept;
+        points[c.row.name] = kept.map(({ name, detail }) => ({ name, detail }));
+      }
+      if (parting) {
+        const timers = await timersOf(c.client ?? server.env.client, c.workflowId);
+        notes.push(describeParting(c.row.name, parting, timers));
+      }
+    }
+    for (const note of notes) progress(`clean runs: ${note}`);
     progress(`clean runs: ${cleans.map((c) => `${c.row.name} ${c.finalPoints.length} points`).join(', ')}`);
 
     const planned = firstPass(cleans, only);
@@ -318,7 +359,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       generations: counter.generations,
       lanes: counter.lanes,
       stats: suite.stats?.() ?? {},
-      notes: [...(suite.notes ?? [])],
+      notes: [...(suite.notes ?? []), ...notes],
       temporalKills,
       seconds: (Date.now() - started) / 1000,
       // The servers the sweep killed stay up too (their runs' clients, `Scenario.client`, still work) until the caller stops them.

@@ -44,6 +44,11 @@ export interface Scenario {
   handle?: WorkflowHandle;
   /** The client of the Temporal server it ran on (the sweep's own, or one the sweep kills). */
   client?: Client;
+  /**
+   * A second clean run: started once this run has ended, in the same batch and so the same worker
+   * process, where it finds whatever the first left set up (`clean-twice.ts`).
+   */
+  after?: Scenario;
 }
 
 let scenarioCounter = 0;

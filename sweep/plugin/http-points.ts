@@ -1,6 +1,7 @@
 // `http.accepted`: an activity's HTTP request has its response, found through Node's diagnostics channels.
 import dc from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { asyncLocalStorage, type Context } from '@temporalio/activity';
 import { crashPoint } from '../../common/crash-points';
 
@@ -18,7 +19,9 @@ import { crashPoint } from '../../common/crash-points';
  * receiver saw exactly the requests before the point.
  *
  * The detail is stable from run to run: the host without its port (receivers often listen on a random
- * one), the path without its query, and the workflow id replaced by `{workflowId}`.
+ * one), the path without its query, and the workflow id replaced by `{workflowId}`. A JSON-RPC request
+ * (an MCP client's) adds its method, and a tool call its tool (`POST localhost /mcp tools/call
+ * create_issue`), so that a session's setup (`initialize`) is told from its calls.
  */
 interface Hold {
   point: Promise<void>;
@@ -26,12 +29,49 @@ interface Hold {
 }
 
 const owners = new WeakMap<object, Context>();
+// What a request's JSON-RPC body names (`rpcName`), by request.
+const rpcOf = new WeakMap<object, string>();
+// The JSON-RPC name of the body of the `fetch` call being made, for the request it creates.
+const fetchRpc = new AsyncLocalStorage<string>();
+// The first bytes a `node:http` request wrote, read for a JSON-RPC name when its response arrives.
+const written = new WeakMap<ClientRequest, Buffer[]>();
+const SNIFFED_BYTES = 64 * 1024;
+
+/**
+ * The method a JSON-RPC request body names, with the tool of a `tools/call` (`tools/call create_issue`);
+ * several for a batch, joined by commas; `''` for any other body.
+ */
+export function rpcName(body: string): string {
+  if (!/^\s*[[{]/.test(body)) return '';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return '';
+  }
+  const one = (m: unknown): string | null => {
+    if (typeof m !== 'object' || m === null) return null;
+    const { jsonrpc, method, params } = m as { jsonrpc?: unknown; method?: unknown; params?: { name?: unknown } };
+    if (jsonrpc !== '2.0' || typeof method !== 'string') return null;
+    const tool = method === 'tools/call' && typeof params?.name === 'string' ? ` ${params.name}` : '';
+    return `${method}${tool}`;
+  };
+  const names = (Array.isArray(parsed) ? parsed : [parsed]).map(one);
+  return names.length > 0 && names.every((n) => n !== null) ? names.join(',') : '';
+}
+
+/** A `fetch` body's JSON-RPC name, when it is text. */
+function fetchBodyName(body: unknown): string {
+  if (typeof body === 'string') return rpcName(body);
+  if (body instanceof Uint8Array) return rpcName(Buffer.from(body).toString('utf8'));
+  return '';
+}
 const holds = new WeakMap<Context, Hold>();
 let installed = false;
 
-function detailOf(ctx: Context, method: string, host: string, path: string): string {
+function detailOf(ctx: Context, method: string, host: string, path: string, rpc = ''): string {
   const workflowId = ctx.info.workflowExecution?.workflowId ?? '';
-  const bare = path.split('?')[0];
+  const bare = `${path.split('?')[0]}${rpc ? ` ${rpc}` : ''}`;
   return `${method} ${host} ${workflowId ? bare.split(workflowId).join('{workflowId}') : bare}`;
 }
 
@@ -60,25 +100,34 @@ export function watchHttp(): void {
 
   dc.subscribe('undici:request:create', (message) => {
     const ctx = asyncLocalStorage.getStore();
-    if (ctx) owners.set((message as { request: object }).request, ctx);
+    const { request } = message as { request: object };
+    if (!ctx) return;
+    owners.set(request, ctx);
+    const rpc = fetchRpc.getStore();
+    if (rpc) rpcOf.set(request, rpc);
   });
   dc.subscribe('undici:request:headers', (message) => {
     const { request } = message as { request: { method: string; origin: string; path: string } };
     const ctx = owners.get(request);
-    if (ctx) accepted(ctx, detailOf(ctx, request.method, new URL(request.origin).hostname, request.path));
+    const host = new URL(request.origin).hostname;
+    if (ctx) accepted(ctx, detailOf(ctx, request.method, host, request.path, rpcOf.get(request)));
   });
   dc.subscribe('http.client.request.start', (message) => {
     const { request } = message as { request: ClientRequest };
     const ctx = asyncLocalStorage.getStore();
     if (!ctx) return;
-    if (parked(ctx))
+    if (parked(ctx)) {
       request.destroy(new Error('held by the crash sweep: the activity is parked until its worker is killed'));
-    else owners.set(request, ctx);
+      return;
+    }
+    owners.set(request, ctx);
+    sniffBody(request);
   });
   dc.subscribe('http.client.response.finish', (message) => {
     const { request } = message as { request: ClientRequest; response: IncomingMessage };
     const ctx = owners.get(request);
-    if (ctx) accepted(ctx, detailOf(ctx, request.method, request.host, request.path));
+    const rpc = rpcName(Buffer.concat(written.get(request) ?? []).toString('utf8'));
+    if (ctx) accepted(ctx, detailOf(ctx, request.method, request.host, request.path, rpc));
   });
 
   const realFetch = globalThis.fetch;
@@ -86,9 +135,39 @@ export function watchHttp(): void {
     const ctx = asyncLocalStorage.getStore();
     const before = parked(ctx);
     if (before) await before.point; // never: the activity is parked
-    const response = await realFetch(input, init);
+    const rpc = fetchBodyName(init?.body);
+    const response = await (rpc ? fetchRpc.run(rpc, () => realFetch(input, init)) : realFetch(input, init));
     const hold = ctx && holds.get(ctx);
     if (hold && !hold.settled) await hold.point;
     return response;
   };
+}
+
+/** Keeps the first bytes a `node:http` request writes (`write` and `end`), for its JSON-RPC name. */
+function sniffBody(request: ClientRequest): void {
+  const chunks: Buffer[] = [];
+  written.set(request, chunks);
+  let size = 0;
+  const keep = (chunk: unknown, encoding: unknown) => {
+    if (size >= SNIFFED_BYTES || chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    const bytes =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+        : chunk instanceof Uint8Array
+          ? Buffer.from(chunk)
+          : null;
+    if (!bytes) return;
+    chunks.push(bytes.subarray(0, SNIFFED_BYTES - size));
+    size += bytes.length;
+  };
+  const write = request.write.bind(request) as (...args: unknown[]) => boolean;
+  const end = request.end.bind(request) as (...args: unknown[]) => ClientRequest;
+  request.write = ((...args: unknown[]) => {
+    keep(args[0], args[1]);
+    return write(...args);
+  }) as ClientRequest['write'];
+  request.end = ((...args: unknown[]) => {
+    keep(args[0], args[1]);
+    return end(...args);
+  }) as ClientRequest['end'];
 }

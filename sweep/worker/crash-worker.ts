@@ -54,8 +54,13 @@ export function installCrashHook(plan: CrashPlan): CrashHookControl {
   const faulted = new Set<string>();
   // Workflow-side points each run has passed since its last activity-side point.
   const decidedSince = new Map<string, Set<string>>();
+  // The points each run passes without counting them: a kept connection's setup.
+  const uncounted = new Map(Object.entries(plan.uncounted ?? {}).map(([id, keys]) => [id, new Set(keys)]));
 
   setCrashHook((name, { workflowId, detail, fromWorkflow }) => {
+    // A kept connection's setup, which only the first run of a process reaches: passed, not counted.
+    const setup = uncounted.get(workflowId)?.has(`${name} ${detail.split(workflowId).join('{workflowId}')}`);
+    if (setup && !parked.has(workflowId)) return;
     // A workflow task that runs again because its first attempt was lost (its worker died, or the
     // server dropped its completion under load) passes the same workflow-side points again, with no
     // activity between. Those are the same boundaries: they keep their index and are reported once,

@@ -21,6 +21,12 @@ export interface CrashPlan {
    * died mid-call would.
    */
   faults?: Record<string, { name: string }>;
+  /**
+   * Points (`name detail`, the run's workflow id in a detail written `{workflowId}`) each named
+   * workflow passes without counting them, and is never parked at: the setup of a connection or client
+   * that only the first run of a worker process reaches (`clean-twice.ts`).
+   */
+  uncounted?: Record<string, string[]>;
 }
 
 /** What the worker reports. */

@@ -53,7 +53,7 @@ describe('a tracker process killed at its own points', () => {
           ],
           counter,
         );
-        await kills.poll({ isParked: () => false, ended: new Set() });
+        await kills.poll({ isParked: () => false, ended: new Set(), notStarted: new Set() });
         expect(counter).toEqual({ kills: 1, requests: 1 });
         expect(await first).toBe('fetch failed'); // the connection died with the process
         expect(host.url).toBe(url);
@@ -83,13 +83,30 @@ describe('a tracker process killed at its own points', () => {
         [{ host, runs, ownerOf: (repo) => (repo === 'run-1' ? 'wf-1' : undefined) }],
         counter,
       );
-      await kills.poll({ isParked: () => false, ended: new Set() });
+      await kills.poll({ isParked: () => false, ended: new Set(), notStarted: new Set() });
       expect(counter.kills).toBe(0); // wf-2 may still send a request
-      await kills.poll({ isParked: (id) => id === 'wf-2', ended: new Set() });
+      await kills.poll({ isParked: (id) => id === 'wf-2', ended: new Set(), notStarted: new Set() });
       expect(counter.kills).toBe(1);
+
       await first;
     } finally {
       await host.close();
     }
   }, 60_000);
+
+  test('a run that has not started yet (a second clean run, waiting for its first) is out of the way, as an ended one', async () => {
+    let restarts = 0;
+    const host = {
+      name: 'stand-in',
+      parked: new Map([['run-1', 'POST /issues']]),
+      restart: async () => void restarts++,
+    };
+    const runs = [{ workflowId: 'wf-1' }, { workflowId: 'wf-2' }] as never[];
+    const counter = { kills: 0, requests: 0 };
+    const kills = new ReceiverKills([{ host: host as never, runs, ownerOf: () => 'wf-1' }], counter);
+    await kills.poll({ isParked: () => false, ended: new Set(), notStarted: new Set() });
+    expect(restarts).toBe(0);
+    await kills.poll({ isParked: () => false, ended: new Set(), notStarted: new Set(['wf-2']) });
+    expect(counter).toEqual({ kills: 1, requests: 1 });
+  });
 });

@@ -108,7 +108,7 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
     runs = await timings.time('start', () => startRuns(batch, temporal.client, suite, runsOf));
     // A batch that waits long says what for, every 15 s: which runs, and the last point each reached.
     const waitWhile = (gen: Generation, pending: () => Scenario[], ms: number, what: string) =>
-      waitForRuns(gen, plan, runs.ended, pending, ms, (waiting, seconds) => {
+      waitForRuns(gen, plan, runs, pending, ms, (waiting, seconds) => {
         const named = waiting.slice(0, 3).map((s) => {
           const last = gen.points.get(s.workflowId)?.at(-1);
           return `${s.id}${last ? ` (last at ${last.name} ${last.detail})` : ' (no point yet)'}`;
@@ -227,6 +227,8 @@ type RunResult = { ok: true; value: unknown } | { ok: false; error: Error };
 /** Which runs of a batch have ended, and how. */
 interface RunWatch {
   ended: Set<string>;
+  /** Second clean runs waiting for their first to end (`Scenario.after`). */
+  notStarted: Set<string>;
   results: Map<string, Promise<RunResult>>;
 }
 
@@ -237,7 +239,7 @@ async function startRuns(
   suite: SweepSuite,
   runsOf: Map<string, SuiteRun>,
 ): Promise<RunWatch> {
-  const watch: RunWatch = { ended: new Set(), results: new Map() };
+  const watch: RunWatch = { ended: new Set(), notStarted: new Set(), results: new Map() };
   const start = async (s: Scenario) => {
     const run = runsOf.get(s.workflowId)!;
     s.taskQueue = run.taskQueue;
@@ -248,10 +250,12 @@ async function startRuns(
     // A run that ends while it should be parked is a kill that did not land: its end is watched from the start.
     const result = resultOf(s.handle).finally(() => watch.ended.add(s.workflowId));
     watch.results.set(s.workflowId, result);
+    watch.notStarted.delete(s.workflowId);
     return { result };
   };
   // A second clean run starts once its first has ended, in the generation that finishes them both.
   const seconds = batch.filter((s) => s.after);
+  for (const s of seconds) watch.notStarted.add(s.workflowId);
   const firsts = new Map<Scenario, Promise<RunResult>>();
   await Promise.all(batch.filter((s) => !s.after).map(async (s) => firsts.set(s, (await start(s)).result)));
   for (const s of seconds) {
@@ -261,6 +265,7 @@ async function startRuns(
       .then(() => start(s))
       .catch((err: Error) => {
         s.error ??= `it did not start: ${err.message}`;
+        watch.notStarted.delete(s.workflowId);
         watch.ended.add(s.workflowId);
       });
   }
@@ -291,7 +296,7 @@ async function resultOf(handle: WorkflowHandle): Promise<RunResult> {
 async function waitForRuns(
   gen: Generation,
   plan: BatchPlan,
-  ended: ReadonlySet<string>,
+  runs: Pick<RunWatch, 'ended' | 'notStarted'>,
   pending: () => Scenario[],
   ms: number,
   say?: (waiting: Scenario[], seconds: number) => void,
@@ -299,7 +304,11 @@ async function waitForRuns(
   const started = Date.now();
   const deadline = started + ms;
   let saidAt = started;
-  const state = { isParked: (workflowId: string) => gen.parked.has(workflowId), ended };
+  const state = {
+    isParked: (workflowId: string) => gen.parked.has(workflowId),
+    ended: runs.ended,
+    notStarted: runs.notStarted,
+  };
   for (;;) {
     await plan.poll?.(state);
     const waiting = pending();

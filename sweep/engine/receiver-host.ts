@@ -196,7 +196,7 @@ export interface ReceiverKill {
 
 /**
  * Kills receivers mid-request for a batch: once every run that uses a receiver is held there, parked
- * at its worker kill, or ended, no other request can be in flight to it, so a SIGKILL fails exactly
+ * at its worker kill, ended or not started yet, no other request can be in flight to it, so a SIGKILL fails exactly
  * the held requests, whatever the timing; then the receiver starts again on its port.
  */
 export class ReceiverKills {
@@ -206,7 +206,7 @@ export class ReceiverKills {
     private readonly counter: { kills: number; requests: number },
   ) {}
 
-  async poll({ isParked, ended }: Parameters<NonNullable<BatchPlan['poll']>>[0]): Promise<void> {
+  async poll({ isParked, ended, notStarted }: Parameters<NonNullable<BatchPlan['poll']>>[0]): Promise<void> {
     for (const { host, runs, ownerOf } of this.targets) {
       if (host.parked.size === 0) continue;
       const held = new Set<string>();
@@ -215,7 +215,8 @@ export class ReceiverKills {
         if (!owner) throw new Error(`${host.name} held a request of no run in this batch: ${detail}`);
         held.add(owner);
       }
-      if (runs.some((r) => !ended.has(r.workflowId) && !isParked(r.workflowId) && !held.has(r.workflowId))) continue;
+      const busy = (id: string) => !ended.has(id) && !notStarted.has(id) && !isParked(id) && !held.has(id);
+      if (runs.some((r) => busy(r.workflowId))) continue;
       this.counter.requests += host.parked.size;
       await host.restart();
       this.counter.kills += 1;

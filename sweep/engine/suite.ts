@@ -107,7 +107,12 @@ export interface BatchPlan {
   /** More variables for the batch's worker processes. */
   env?: Record<string, string>;
   /** Called every 25 ms while the engine waits for the batch's runs (the agent kills its MCP servers here). */
-  poll?(state: { isParked(workflowId: string): boolean; ended: ReadonlySet<string> }): Promise<void>;
+  poll?(state: {
+    isParked(workflowId: string): boolean;
+    ended: ReadonlySet<string>;
+    /** Runs not started yet (a second clean run waits for its first to end): they ask nothing of anyone now. */
+    notStarted: ReadonlySet<string>;
+  }): Promise<void>;
 }
 
 /** A crash point a worker reported for a run (reached, or parked at). */

@@ -53,7 +53,7 @@ describe('npm run sweep: one scenario, an existing server, bad arguments', () =>
       let runs = 0;
       for await (const wf of server.client.workflow.list({ query: `WorkflowType = 'agentWorkflow'` }))
         if (wf.workflowId.startsWith('sweep-agent-')) runs += 1;
-      expect(runs).toBe(2); // the clean run and the scenario
+      expect(runs).toBe(3); // the two clean runs and the scenario
     } finally {
       await server.teardown();
     }

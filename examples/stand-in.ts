@@ -1,6 +1,6 @@
 // A receiver's stand-in for the examples' sweeps: a small HTTP server that acts on each request, and,
 // when told to, answers a request whose Idempotency-Key it has seen with its first answer.
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What the stand-in answers: a status code and a text. */
@@ -9,10 +9,11 @@ export interface Answer {
   text: string;
 }
 
-/** A request as the stand-in's `act` sees it: its method, its path and its JSON body. */
+/** A request as the stand-in's `act` sees it: its method, its path, its headers and its JSON body. */
 export interface StandInRequest {
   method: string;
   path: string;
+  headers: IncomingHttpHeaders;
   body: Record<string, unknown>;
 }
 
@@ -39,7 +40,7 @@ export async function startStandIn(
       .then((body) => {
         let answer = keyed ? answers.get(keyed) : undefined;
         if (!answer) {
-          answer = act({ method: req.method ?? '', path: req.url ?? '', body });
+          answer = act({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
           if (keyed) answers.set(keyed, answer);
         }
         res.writeHead(answer.code, { 'content-type': 'text/plain' }).end(answer.text);

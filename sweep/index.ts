@@ -13,7 +13,7 @@ export { defineSweep } from './config/define-sweep';
 export { loadSweepConfig, ConfigError } from './config/load-config';
 export type { SweepConfig, StartContext, CheckContext, CheckResult, PersonContext } from './config/define-sweep';
 export { configSuite } from './config/config-suite';
-export { crashSweepPlugin, type CrashSweepPluginOptions } from './plugin';
+export { crashSweepPlugin, RUN_HEADER, type CrashSweepPluginOptions } from './plugin';
 export { formatTable } from './report/table';
 export type { Counts, Row } from './engine/counting';
 export { runSweep, type SweepOptions, type SweepReport, type SuiteFactory } from './engine/passes';

@@ -1,5 +1,11 @@
 // The activity caps of a swept run, as pure logic: what is longer than its cap is lowered, the rest kept.
-import { ACTIVITY_CAPS_HEADER, capActivityOptions, capsFromHeaders, capsHeader } from '../sweep/plugin/activity-caps';
+import {
+  ACTIVITY_CAPS_HEADER,
+  capActivityOptions,
+  capsFromHeaders,
+  capsHeader,
+  capTimer,
+} from '../sweep/plugin/activity-caps';
 import { rowCaps, SERVER_DIES_ACTIVITY_CAPS, SWEEP_ACTIVITY_CAPS } from '../sweep/config/activity-timeouts';
 
 const caps = SWEEP_ACTIVITY_CAPS;
@@ -51,6 +57,16 @@ describe('activity caps under the sweep', () => {
     expect(capsFromHeaders(undefined)).toBeNull();
     const partial = capsHeader({ ...caps, retryMaxMs: -1 });
     expect(capsFromHeaders({ [ACTIVITY_CAPS_HEADER]: partial })).toBeNull();
+  });
+
+  test('a timer longer than the cap fires at the cap; a shorter one, or any timer of caps without a timer cap, is kept', () => {
+    expect(capTimer(2 * 24 * 3600_000, caps)).toBe(1_000);
+    expect(capTimer(250, caps)).toBe(250);
+    const { timerMs: _, ...noTimer } = caps;
+    expect(capTimer(2 * 24 * 3600_000, noTimer)).toBe(2 * 24 * 3600_000);
+    // A header from before timers were capped still caps activities; a bad timer cap is refused.
+    expect(capsFromHeaders({ [ACTIVITY_CAPS_HEADER]: capsHeader(noTimer) })).toEqual(noTimer);
+    expect(capsFromHeaders({ [ACTIVITY_CAPS_HEADER]: capsHeader({ ...caps, timerMs: 0 }) })).toBeNull();
   });
 
   test('a row whose worker survives the server gets a minute, as a parked live attempt must outlast its batch', () => {

@@ -52,7 +52,7 @@ describe('sweeping a workflow of your own with one config file', () => {
         expect(Number(a.retryPolicy!.maximumInterval!.seconds)).toBe(1);
       }
       expect(report.notes).toEqual([
-        "activity timeouts capped for the sweep: start-to-close and heartbeat at most 4 s, retries after 100 ms and at most 1 s apart (activityTimeouts: 'own' in the config keeps yours)",
+        "activity timeouts capped for the sweep: start-to-close and heartbeat at most 4 s, retries after 100 ms and at most 1 s apart, timers at most 1 s (activityTimeouts: 'own' in the config keeps yours)",
       ]);
     } finally {
       await report.kept!.stop();

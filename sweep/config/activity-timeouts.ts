@@ -5,13 +5,15 @@ import type { SuiteRow } from '../engine/suite';
 
 /**
  * The caps of a row whose worker dies: a kill inside an activity is noticed after 4 s (as the agent's
- * own runs under the sweep), and a retry waits 100 ms to 1 s.
+ * own runs under the sweep), a retry waits 100 ms to 1 s, and a timer (a reminder due in two days, a
+ * `condition` with a timeout) fires after at most 1 s.
  */
 export const SWEEP_ACTIVITY_CAPS: ActivityCaps = {
   startToCloseMs: 4_000,
   heartbeatMs: 4_000,
   retryInitialMs: 100,
   retryMaxMs: 1_000,
+  timerMs: 1_000,
 };
 
 /**
@@ -35,7 +37,9 @@ export function describeCaps(caps: ActivityCaps): string {
   const s = (ms: number) => (ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`);
   return (
     `activity timeouts capped for the sweep: start-to-close and heartbeat at most ${s(caps.startToCloseMs)}, ` +
-    `retries after ${s(caps.retryInitialMs)} and at most ${s(caps.retryMaxMs)} apart (activityTimeouts: 'own' in the config keeps yours)`
+    `retries after ${s(caps.retryInitialMs)} and at most ${s(caps.retryMaxMs)} apart` +
+    (caps.timerMs !== undefined ? `, timers at most ${s(caps.timerMs)}` : '') +
+    ` (activityTimeouts: 'own' in the config keeps yours)`
   );
 }
 

@@ -1,4 +1,4 @@
-// Time under the sweep: the activity timeouts a run started by the sweep uses, at most, whatever its code says.
+// Time under the sweep: the activity timeouts and timers a run started by the sweep uses, at most, whatever its code says.
 import type { ActivityOptions, LocalActivityOptions, Payload } from '@temporalio/common';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { msOptionalToNumber } from '@temporalio/common/lib/time';
@@ -26,6 +26,11 @@ export interface ActivityCaps {
   retryInitialMs: number;
   /** The longest wait between retries. */
   retryMaxMs: number;
+  /**
+   * The longest timer (`sleep`, and the timeout of a `condition`): a reminder due in two days fires
+   * after this. Absent: timers are not touched.
+   */
+  timerMs?: number;
 }
 
 /** The header's value for `caps`. */
@@ -39,7 +44,14 @@ export function capsFromHeaders(headers: Record<string, Payload> | undefined): A
   if (!payload) return null;
   const caps = defaultPayloadConverter.fromPayload<Partial<ActivityCaps>>(payload);
   const fields: Array<keyof ActivityCaps> = ['startToCloseMs', 'heartbeatMs', 'retryInitialMs', 'retryMaxMs'];
-  return fields.every((f) => typeof caps?.[f] === 'number' && caps[f]! > 0) ? (caps as ActivityCaps) : null;
+  const positive = (v: unknown) => typeof v === 'number' && v > 0;
+  if (!fields.every((f) => positive(caps?.[f]))) return null;
+  return caps.timerMs === undefined || positive(caps.timerMs) ? (caps as ActivityCaps) : null;
+}
+
+/** A timer's duration under `caps`: lowered to the cap when longer. */
+export function capTimer(durationMs: number, caps: ActivityCaps): number {
+  return caps.timerMs !== undefined && durationMs > caps.timerMs ? caps.timerMs : durationMs;
 }
 
 const lower = (own: number | undefined, cap: number) => (own === undefined ? cap : Math.min(own, cap));

@@ -4,7 +4,13 @@ import type { WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import { maybeGetActivator } from '@temporalio/workflow/lib/global-attributes';
 import { NO_SIGNALS } from '../../common/crash-points';
 import { crashPoints } from '../../common/crash-sink';
-import { ACTIVITY_CAPS_HEADER, capActivityOptions, capsFromHeaders, type ActivityCaps } from './activity-caps';
+import {
+  ACTIVITY_CAPS_HEADER,
+  capActivityOptions,
+  capsFromHeaders,
+  capTimer,
+  type ActivityCaps,
+} from './activity-caps';
 
 /**
  * Commands that change nothing a kill could repeat: those that publish what the run waits for (memo,
@@ -47,8 +53,8 @@ function waitingFor(): string[] | null {
  * on a condition: the run waits for a person, and a scripted person answers at this point.
  *
  * A run the sweep started carries its activity caps in a start header (`activity-caps.ts`): every
- * activity it schedules gets timeouts and retry waits no longer than those, and its children and its
- * continued run carry the header on. A run without the header is not touched.
+ * activity it schedules gets timeouts and retry waits no longer than those, every timer it starts is
+ * no longer than the timer cap, and its children and its continued run carry the header on. A run without the header is not touched.
  */
 export function decisionPoints(waits: boolean): WorkflowInterceptorsFactory {
   return () => {
@@ -74,6 +80,7 @@ export function decisionPoints(waits: boolean): WorkflowInterceptorsFactory {
             next(caps ? { ...input, options: capActivityOptions(input.options, caps) } : input),
           scheduleLocalActivity: (input, next) =>
             next(caps ? { ...input, options: capActivityOptions(input.options, caps) } : input),
+          startTimer: (input, next) => next(caps ? { ...input, durationMs: capTimer(input.durationMs, caps) } : input),
           startChildWorkflowExecution: (input, next) => next(carry(input)),
           continueAsNew: (input, next) => next(carry(input)),
         },

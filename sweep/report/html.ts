@@ -178,7 +178,7 @@ document.addEventListener('click', (event) => {
   detail.innerHTML = '<h3>' + text(s.id) + '</h3>'
     + '<p>killed at:</p><pre>' + text(killed) + '</pre>'
     + '<p>counts:</p><pre>' + text(JSON.stringify(s.outcome, null, 1)) + '</pre>'
-    + (s.stuck ? '<p>stuck:</p><pre>' + text('activity ' + s.stuck.activity + ' keeps failing (attempt ' + s.stuck.attempt + '): ' + s.stuck.failure) + '</pre>' : '')
+    + (s.stuck ? '<p>stuck:</p><pre>' + text(s.stuck.text) + '</pre>' : '')
     + (s.otherEnd ? '<p>ended:</p><pre>' + text(s.end + ' (its clean run: ' + s.otherEnd.expected + ')') + '</pre>' : '')
     + (s.error ? '<p>error:</p><pre>' + text(s.error) + '</pre>' : '')
     + '<p>workflow id: <code>' + text(s.workflowId) + '</code></p>'

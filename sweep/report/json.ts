@@ -1,6 +1,7 @@
 // The sweep's report for programs (`--json`), and the command that runs one scenario again.
 import { summarizeErrors, type Rerun, type SweepReport } from '../engine/passes';
 import type { Scenario } from '../engine/scenario';
+import { describeStuck } from '../engine/stuck';
 
 /** How a sweep was run, for the command that runs one of its scenarios again. */
 export interface RerunOptions {
@@ -44,7 +45,8 @@ export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {
       restartPoints: s.finalPoints,
       outcome: o ?? null,
       /** Its run could never finish: the activity that kept failing after its last restart, and how. */
-      stuck: s.stuck ?? null,
+      /** Why its run could never finish, with `text`, the line people read. */
+      stuck: s.stuck ? { ...s.stuck, text: describeStuck(s.stuck) } : null,
       /** How its run ended (`completed`, or `failed: ...`), and the clean run's end when it ended otherwise. */
       end: s.end ?? null,
       otherEnd: s.otherEnd ?? null,

@@ -4,6 +4,7 @@ import { key } from '../common/key';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { pendingQuery } from '../workflows/signals';
 import { listWaitingRuns } from './agent-client';
+import { describeReset, resetsOf } from './operations';
 import { waitingRun, withClient } from './connect';
 
 const USAGE = 'npm run status -- [WORKFLOW_ID] [--json]';
@@ -54,12 +55,19 @@ async function main(): Promise<void> {
       .withDeadline(Date.now() + QUERY_WAIT_MS, () => handle.query(pendingQuery))
       .catch(() => null);
     if (values.json) {
+      const resets = resetsOf((await handle.fetchHistory()).events ?? []);
       console.log(
-        JSON.stringify({ workflowId, status, workerAnswered: pending !== null, ...(pending ?? waiting) }, null, 2),
+        JSON.stringify(
+          { workflowId, status, workerAnswered: pending !== null, resets, ...(pending ?? waiting) },
+          null,
+          2,
+        ),
       );
       return;
     }
     console.log(`${workflowId}: ${status.toLowerCase()}${pending ? `, run id ${pending.runId}` : ''}`);
+    // A run a person reset: from which execution, and what it carried over.
+    for (const r of resetsOf((await handle.fetchHistory()).events ?? [])) console.log(describeReset(r));
     if (!pending)
       console.log(`no worker answered within ${QUERY_WAIT_MS / 1000} s: what the run waits for, from its memo`);
     const { approvals, questions } = pending ?? waiting;

@@ -1,7 +1,7 @@
 /**
  * `crash-safe-agent/client`: start agent runs and answer what they wait for, from any Node process.
  *
- * What `npm run start`, `approve`, `resolve` and `status` do, as functions of a Temporal `Client`.
+ * What `npm run start`, `approve`, `resolve`, `status`, `reset` and `cancel` do, as functions of a Temporal `Client`.
  * The answers go by signal; what a run waits for is read from its memo, so they work with no worker alive.
  * `withClient` connects as those commands do: to `TEMPORAL_ADDRESS`, with the payload codec when
  * `TEMPORAL_PAYLOAD_KEY` is set, failing with one clear line when the server is not there;
@@ -20,6 +20,17 @@ export {
   type AnswerOptions,
 } from '../clients/agent-client';
 export { withClient, connectClient, ServerUnreachableError, UnknownWorkflowError } from '../clients/connect';
+export {
+  resetRun,
+  cancelRun,
+  resetsOf,
+  describeReset,
+  parseResetTarget,
+  ResetTargetError,
+  type ResetTarget,
+  type ResetDone,
+  type ResetRecord,
+} from '../clients/operations';
 export { configFromEnv, DEFAULT_TASK_QUEUE, type AgentConfig } from '../common/config';
 export { dataConverterFromEnv, PayloadKeyError } from '../common/payload-codec';
 export { parseDuration } from '../common/duration';

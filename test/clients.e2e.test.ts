@@ -248,4 +248,48 @@ describe('command-line clients against a real dev server', () => {
       for (const c of children) await c.kill();
     }
   }, 180_000);
+
+  test('reset and cancel as a person runs them: the new run says where it came from and what it carried; bad targets are refused', async () => {
+    const started = await cli('start', ['--task', 'coupon bug', '--repo', 'cli-reset', '--approve', 'create_issue']);
+    const workflowId = started.stdout.trim();
+    await eventually(async () =>
+      (await cli('status', [workflowId])).stdout.includes('waiting for approval: call_create_1'),
+    );
+    const { runId: firstRun } = await system().env.client.workflow.getHandle(workflowId).describe();
+
+    // Refused, with the usage line, before anything is sent.
+    const badTarget = await cli('reset', [workflowId, '--to', 'yesterday']);
+    expect(badTarget.code).toBe(2);
+    expect(badTarget.stderr).toContain('bad reset target "yesterday": last-task, first-task or an event id');
+    const notATask = await cli('reset', [workflowId, '--to', '1']);
+    expect(notATask.code).toBe(2);
+    expect(notATask.stderr).toContain(
+      'event 1 is WorkflowExecutionStarted: a reset goes back to the end of a workflow task',
+    );
+    const unknown = await cli('reset', ['no-such-run']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim()).toBe('no run with workflow id no-such-run');
+    expect((await system().env.client.workflow.getHandle(workflowId).describe()).runId).toBe(firstRun);
+
+    const reset = await cli('reset', [workflowId, '--to', 'last-task', '--reason', 'a wrong prompt']);
+    expect(reset.code).toBe(0);
+    const { runId: secondRun } = await system().env.client.workflow.getHandle(workflowId).describe();
+    expect(secondRun).not.toBe(firstRun);
+    expect(reset.stdout).toMatch(
+      new RegExp(`^reset ${workflowId} to event \\d+: run ${firstRun} is over, run ${secondRun} goes on from there`),
+    );
+    // The model's reply was carried over: the new run waits for the same approval, and asks no model again.
+    const status = await eventually(async () => {
+      const s = await cli('status', [workflowId]);
+      return s.stdout.includes('waiting for approval: call_create_1') && s;
+    });
+    expect(status.stdout).toMatch(
+      new RegExp(`reset from run ${firstRun} at event \\d+ \\(a wrong prompt\\): carried [1-9]\\d* completed activit`),
+    );
+
+    const cancelled = await cli('cancel', [workflowId]);
+    expect(cancelled.code).toBe(0);
+    expect(cancelled.stdout).toContain(`asked ${workflowId} (run ${secondRun}) to cancel`);
+    await eventually(async () => (await cli('status', [workflowId])).stdout.startsWith(`${workflowId}: cancelled`));
+  });
 });

@@ -2,6 +2,7 @@
 // same way, or it waits with nothing in flight that could wake it.
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { eventTypeName } from '../../common/history-events';
 
 /**
  * The attempts after which an activity that keeps failing, with no kill left to come, makes its run
@@ -80,14 +81,5 @@ export async function findStuck(client: Client, workflowId: string, now = Date.n
   if (timers.size > 0 || !last?.eventTime) return null;
   const quietMs = now - (Number(last.eventTime.seconds ?? 0) * 1000 + Math.floor((last.eventTime.nanos ?? 0) / 1e6));
   if (quietMs < STUCK_AFTER_QUIET_MS) return null;
-  const type = temporal.api.enums.v1.EventType[last.eventType ?? 0] ?? String(last.eventType);
-  return { kind: 'waiting', quietSeconds: Math.floor(quietMs / 1000), lastEvent: eventName(type) };
-}
-
-/** `EVENT_TYPE_WORKFLOW_TASK_COMPLETED` as people write it: `WorkflowTaskCompleted`. */
-function eventName(type: string): string {
-  return type
-    .replace(/^EVENT_TYPE_/, '')
-    .toLowerCase()
-    .replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+  return { kind: 'waiting', quietSeconds: Math.floor(quietMs / 1000), lastEvent: eventTypeName(last.eventType) };
 }

@@ -1,0 +1,19 @@
+// `npm run cancel`: a person asks a run to cancel; its own clean-up runs.
+import { parseCommandLine, runMain, UsageError } from '../common/cli';
+import { withClient } from './connect';
+import { cancelRun } from './operations';
+
+const USAGE = 'npm run cancel -- WORKFLOW_ID';
+
+/** `npm run cancel`: requests the cancellation of a run's current execution; `npm run status` shows how it ended. */
+async function main(): Promise<void> {
+  const { positionals } = parseCommandLine(process.argv.slice(2), {}, USAGE, true);
+  if (positionals.length !== 1) throw new UsageError('give one workflow id', USAGE);
+  const [workflowId] = positionals;
+  await withClient(async ({ client }) => {
+    const { runId } = await cancelRun(client, workflowId);
+    console.log(`asked ${workflowId} (run ${runId}) to cancel: its clean-up runs, and npm run status shows its end`);
+  });
+}
+
+runMain(main);

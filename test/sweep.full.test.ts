@@ -200,7 +200,8 @@ describe(`crash sweep: every variant killed at every recorded point, ${wholeTabl
   });
 
   test('the tracker processes really were killed mid-request: once per write of every run whose tracker dies', () => {
-    const runs = report.scenarios.filter((s) => (s.row as AgentRow).trackerDies).length + 4; // and the four clean runs
+    // and the two clean runs of each of the four rows
+    const runs = report.scenarios.filter((s) => (s.row as AgentRow).trackerDies).length + 4 * 2;
     expect(report.stats.trackerKills).toBeGreaterThan(0);
     // A run that erred and was run again (a busy machine) had some of its writes parked too, up to three.
     const erred = report.reruns.filter((r) => rowOf(r.id).trackerDies).length;
@@ -209,7 +210,7 @@ describe(`crash sweep: every variant killed at every recorded point, ${wholeTabl
   });
 
   test('the MCP servers really were killed mid-call: once per write of every MCP run', () => {
-    const mcpRuns = report.scenarios.filter((s) => (s.row as AgentRow).mcp).length + 2; // and the two clean runs
+    const mcpRuns = report.scenarios.filter((s) => (s.row as AgentRow).mcp).length + 2 * 2; // and two clean runs of each row
     expect(report.stats.mcpKills).toBeGreaterThan(0);
     // Each kill fails every call parked at its server; every run had its three writes parked once (a
     // run that erred and was run again, up to three).

@@ -33,14 +33,27 @@ export function describeStuck(s: Stuck): string {
 }
 
 /**
+ * What the engine saw of each run that had nothing in flight: its history's length, since when it
+ * has had that length (the engine's clock), and whether its history was read at that length (and
+ * showed an open timer). A history is read at most once per length, and only after the run has been
+ * quiet for {@link STUCK_AFTER_QUIET_MS}, so runs that wait on timers cost the server nothing more.
+ */
+export type QuietRuns = Map<string, { length: number; since: number; read: boolean }>;
+
+/**
  * Whether a run that should have finished is stuck. Read from the server alone:
  * - an activity of it is pending at its {@link STUCK_AFTER_ATTEMPTS}th attempt or later, its last
  *   attempt failed (not timed out: a timeout is what a kill leaves), and a retry will fail the same way;
  * - or nothing of it is in flight (no pending activity, child, Nexus operation or workflow task, and no
- *   timer its history started and did not fire or cancel), and its last event is
- *   {@link STUCK_AFTER_QUIET_MS} old: it waits for a signal that nothing in the sweep will send.
+ *   timer its history started and did not fire or cancel), and its history has not grown for
+ *   {@link STUCK_AFTER_QUIET_MS}: it waits for a signal that nothing in the sweep will send.
  */
-export async function findStuck(client: Client, workflowId: string, now = Date.now()): Promise<Stuck | null> {
+export async function findStuck(
+  client: Client,
+  workflowId: string,
+  quiet: QuietRuns = new Map(),
+  now = Date.now(),
+): Promise<Stuck | null> {
   const handle = client.workflow.getHandle(workflowId);
   let raw;
   try {
@@ -65,11 +78,23 @@ export async function findStuck(client: Client, workflowId: string, now = Date.n
     !!raw.pendingWorkflowTask ||
     raw.workflowExecutionInfo?.status !==
       temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
-  if (inFlight) return null;
+  if (inFlight) {
+    quiet.delete(workflowId);
+    return null;
+  }
+  const length = Number(raw.workflowExecutionInfo?.historyLength ?? 0);
+  const seen = quiet.get(workflowId);
+  if (!seen || seen.length !== length) {
+    quiet.set(workflowId, { length, since: now, read: false });
+    return null;
+  }
+  if (seen.read || now - seen.since < STUCK_AFTER_QUIET_MS) return null;
+  seen.read = true;
   let events;
   try {
     events = (await handle.fetchHistory()).events ?? [];
   } catch {
+    seen.read = false;
     return null;
   }
   const timers = new Set<string>();
@@ -78,8 +103,10 @@ export async function findStuck(client: Client, workflowId: string, now = Date.n
     timers.delete(e.timerFiredEventAttributes?.timerId ?? e.timerCanceledEventAttributes?.timerId ?? '\0');
   }
   const last = events[events.length - 1];
-  if (timers.size > 0 || !last?.eventTime) return null;
-  const quietMs = now - (Number(last.eventTime.seconds ?? 0) * 1000 + Math.floor((last.eventTime.nanos ?? 0) / 1e6));
-  if (quietMs < STUCK_AFTER_QUIET_MS) return null;
-  return { kind: 'waiting', quietSeconds: Math.floor(quietMs / 1000), lastEvent: eventTypeName(last.eventType) };
+  if (timers.size > 0 || !last || events.length !== length) return null; // a timer will wake it, or it moved
+  return {
+    kind: 'waiting',
+    quietSeconds: Math.floor((now - seen.since) / 1000),
+    lastEvent: eventTypeName(last.eventType),
+  };
 }

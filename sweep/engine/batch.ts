@@ -10,7 +10,7 @@ import { fillCounts } from './counting';
 import type { BatchPlan, SuiteRow, SuiteRun, SweepSuite } from './suite';
 import type { BatchTemporal } from './killable-server-host';
 import { cpuSeconds, type Timings } from './timings';
-import { describeStuck, findStuck, type QuietRuns } from './stuck';
+import { describeStuck, findStuck } from './stuck';
 
 /** What one batch needs besides its scenarios. */
 export interface BatchContext {
@@ -330,7 +330,6 @@ async function waitForRuns(
  */
 function watchForStuck(batch: Scenario[], runs: RunWatch, client: Client): { stop(): Promise<void> } {
   let stopped = false;
-  const quiet: QuietRuns = new Map();
   const loop = (async () => {
     for (let round = 0; !stopped; round++) {
       // Slept in short steps, so that a batch that finishes meanwhile is not held up.
@@ -339,7 +338,7 @@ function watchForStuck(batch: Scenario[], runs: RunWatch, client: Client): { sto
       const open = batch.filter((s) => !s.error && !s.stuck && !runs.ended.has(s.workflowId));
       await Promise.all(
         open.map(async (s) => {
-          const stuck = await findStuck(client, s.workflowId, quiet);
+          const stuck = await findStuck(client, s.workflowId);
           if (!stuck || runs.ended.has(s.workflowId)) return;
           if (s.pass === 'clean') s.error = `got stuck with no kill: ${describeStuck(stuck)}`;
           else s.stuck = stuck;

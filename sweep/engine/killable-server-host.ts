@@ -11,21 +11,14 @@ import { freePort } from '../../common/free-port';
 import { endWithSweep } from './children';
 
 /**
- * The dev server's flags for a sweep:
- * - one partition per task queue, so a task reaches the one worker at once with no forwarding between
- *   partitions;
- * - timers close to their time. The server's timer queue reads no task due sooner than
- *   `history.timerProcessorMaxTimeShift` from now (1 s by default), so a 100 ms timer, a retry's
- *   backoff or a timeout fired about 0.9 s late, and a workflow whose timer races an activity reached
- *   its points in an order that depended on it. At 10 ms they fire within a few milliseconds.
+ * The dev server's flags for a sweep: one partition per task queue, so a task reaches the one worker
+ * at once with no forwarding between partitions.
  */
 export const SWEEP_DEV_SERVER_FLAGS = [
   '--dynamic-config-value',
   'matching.numTaskqueueReadPartitions=1',
   '--dynamic-config-value',
   'matching.numTaskqueueWritePartitions=1',
-  '--dynamic-config-value',
-  'history.timerProcessorMaxTimeShift="10ms"',
 ];
 
 /** The Temporal server a batch's runs live on, and how to kill it when the batch's rows say so. */

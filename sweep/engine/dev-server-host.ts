@@ -15,15 +15,23 @@ export interface TemporalHost {
   stop(): Promise<void>;
 }
 
-/** Starts `dev-server-main.ts`, which runs the dev server with its banner kept off our stdout. */
+/**
+ * Starts `dev-server-main.ts`, which runs the dev server with its banner kept off our stdout, these
+ * search attributes registered, and its timers close to their time if asked.
+ */
 export async function startTemporalHost(
   ui: boolean,
   searchAttributes: readonly AnySearchAttributeKey[],
+  preciseTimers = false,
 ): Promise<TemporalHost> {
   const child = fork(entryFile(path.join(__dirname, 'dev-server-main.ts')), ui ? ['--ui'] : [], {
     execArgv: tsxFlags(),
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    env: { ...process.env, CRASH_SWEEP_SEARCH_ATTRIBUTES: JSON.stringify(searchAttributes) },
+    env: {
+      ...process.env,
+      CRASH_SWEEP_SEARCH_ATTRIBUTES: JSON.stringify(searchAttributes),
+      CRASH_SWEEP_PRECISE_TIMERS: preciseTimers ? '1' : '0',
+    },
   });
   const exited = once(child, 'exit');
   const [message] = (await Promise.race([

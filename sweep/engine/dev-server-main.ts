@@ -1,13 +1,14 @@
 // The child process that hosts the sweep's Temporal dev server (its parent side is dev-server-host.ts), with its banner kept off the sweep's stdout.
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { devServerExecutable } from '../../common/temporal-cli';
-import { SWEEP_DEV_SERVER_FLAGS } from './killable-server-host';
+import { sweepDevServerFlags } from './killable-server-host';
 import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
 
 /**
  * Hosts the sweep's Temporal dev server in a process of its own (started by `TestWorkflowEnvironment.createLocal`,
  * with the local `temporal` CLI when there is one). The dev server prints a banner with random ports
- * to the stdout it inherits; the search attributes to register come as JSON in `CRASH_SWEEP_SEARCH_ATTRIBUTES`; here that stdout is discarded, so the sweep's own stdout holds only its
+ * to the stdout it inherits; the search attributes to register come as JSON in `CRASH_SWEEP_SEARCH_ATTRIBUTES`,
+ * and `CRASH_SWEEP_PRECISE_TIMERS=1` asks for timers close to their time; here that stdout is discarded, so the sweep's own stdout holds only its
  * table and two sweeps print the same bytes. The address goes to the parent over IPC; the server is
  * torn down when the parent says so or goes away.
  */
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
       executable: devServerExecutable(),
       log: { format: 'pretty', level: 'error' },
       searchAttributes: JSON.parse(process.env.CRASH_SWEEP_SEARCH_ATTRIBUTES ?? '[]') as AnySearchAttributeKey[],
-      extraArgs: SWEEP_DEV_SERVER_FLAGS,
+      extraArgs: sweepDevServerFlags(process.env.CRASH_SWEEP_PRECISE_TIMERS === '1'),
     },
   });
   let stopping = false;

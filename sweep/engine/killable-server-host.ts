@@ -21,6 +21,21 @@ export const SWEEP_DEV_SERVER_FLAGS = [
   'matching.numTaskqueueWritePartitions=1',
 ];
 
+/**
+ * The dev server's flags for timers close to their time. Its timer queue reads no task due sooner than
+ * `history.timerProcessorMaxTimeShift` from now (1 s by default), so a 100 ms timer, a retry's backoff
+ * or a timeout fires about 0.9 s late, and a workflow whose timer races an activity reaches its points
+ * in an order that depends on it. At 10 ms they fire within a few milliseconds. Set for the sweeps of
+ * users' workflows (`SuiteFactory.preciseTimers`); the agent's suite races no timer against an activity,
+ * and its tables are the same either way.
+ */
+export const PRECISE_TIMER_FLAGS = ['--dynamic-config-value', 'history.timerProcessorMaxTimeShift="10ms"'];
+
+/** The flags of a dev server the sweep starts: {@link SWEEP_DEV_SERVER_FLAGS}, and precise timers if asked. */
+export function sweepDevServerFlags(preciseTimers: boolean): string[] {
+  return [...SWEEP_DEV_SERVER_FLAGS, ...(preciseTimers ? PRECISE_TIMER_FLAGS : [])];
+}
+
 /** The Temporal server a batch's runs live on, and how to kill it when the batch's rows say so. */
 export interface BatchTemporal {
   address: string;
@@ -54,18 +69,26 @@ export class KillableServerHost implements BatchTemporal {
     private readonly dbFile: string,
     private readonly port: number,
     private readonly searchAttributes: readonly AnySearchAttributeKey[],
+    private readonly preciseTimers: boolean,
   ) {}
 
   /**
    * Starts a dev server on `DIR/temporal-LABEL.db` and a free port, with these search attributes
-   * registered (default none), and connects a client.
+   * registered (default none) and its timers close to their time if asked ({@link PRECISE_TIMER_FLAGS}),
+   * and connects a client.
    */
   static async start(
     dir: string,
     label: string,
     searchAttributes: readonly AnySearchAttributeKey[] = [],
+    preciseTimers = false,
   ): Promise<KillableServerHost> {
-    const server = new KillableServerHost(path.join(dir, `temporal-${label}.db`), await freePort(), searchAttributes);
+    const server = new KillableServerHost(
+      path.join(dir, `temporal-${label}.db`),
+      await freePort(),
+      searchAttributes,
+      preciseTimers,
+    );
     await server.spawn();
     server.connection = await Connection.connect({ address: server.address });
     server.client = new Client({ connection: server.connection });
@@ -132,7 +155,7 @@ export class KillableServerHost implements BatchTemporal {
       '--sqlite-pragma',
       'synchronous=normal',
       ...searchAttributeFlags(this.searchAttributes),
-      ...SWEEP_DEV_SERVER_FLAGS,
+      ...sweepDevServerFlags(this.preciseTimers),
     ];
     const proc = spawn(devServerExecutable().path, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     this.proc = proc;

@@ -17,6 +17,11 @@ export interface SuiteFactory {
   (server: SweepServer): Promise<SweepSuite>;
   /** The search attributes the suite's runs set: registered on every dev server the sweep starts. Default none. */
   searchAttributes?: readonly AnySearchAttributeKey[];
+  /**
+   * Whether its runs need timers close to their time (a user's workflow whose timer races an activity):
+   * every dev server the sweep starts is started so (`PRECISE_TIMER_FLAGS`). Default `false`.
+   */
+  preciseTimers?: boolean;
 }
 
 /** Options of {@link runSweep}. */
@@ -207,11 +212,13 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   const only = options.scenario ? parseScenarioLabel(options.scenario) : null;
   if (only && options.shard) throw new Error('one scenario (scenario) cannot be split into shards (shard)');
   const searchAttributes = options.suite.searchAttributes ?? [];
+  const preciseTimers = options.suite.preciseTimers ?? false;
   const server = await startServer({
     address: options.address,
     namespace: options.namespace,
     ui: options.keepServer,
     searchAttributes,
+    preciseTimers,
   });
   const cpuAtStart = process.cpuUsage();
   const serverPid = server.temporal.pid;
@@ -220,7 +227,8 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   // One Temporal server per lane for the rows whose server dies, on a database file of its own.
   const killable = new Map<number, Promise<KillableServerHost>>();
   const killableServer = (lane: number) => {
-    if (!killable.has(lane)) killable.set(lane, KillableServerHost.start(server.dir, `lane-${lane}`, searchAttributes));
+    if (!killable.has(lane))
+      killable.set(lane, KillableServerHost.start(server.dir, `lane-${lane}`, searchAttributes, preciseTimers));
     return killable.get(lane)!;
   };
   try {

@@ -30,6 +30,8 @@ export interface ServerOptions {
   ui?: boolean;
   /** Search attributes to register on the dev server when it starts (not on an existing server). Default none. */
   searchAttributes?: readonly AnySearchAttributeKey[];
+  /** Timers close to their time on the dev server (`PRECISE_TIMER_FLAGS`; not on an existing server). Default `false`. */
+  preciseTimers?: boolean;
 }
 
 /** Starts (or connects to) the sweep's Temporal server, with a fresh temporary folder. */
@@ -37,7 +39,7 @@ export async function startServer(options: ServerOptions = {}): Promise<SweepSer
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sweep-'));
   const temporal: TemporalHost = options.address
     ? { address: options.address, ui: null, pid: null, stop: async () => {} }
-    : await startTemporalHost(options.ui ?? false, options.searchAttributes ?? []);
+    : await startTemporalHost(options.ui ?? false, options.searchAttributes ?? [], options.preciseTimers ?? false);
   const env = await TestWorkflowEnvironment.createFromExistingServer({
     address: temporal.address,
     namespace: options.namespace ?? 'default',

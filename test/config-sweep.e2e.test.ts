@@ -78,8 +78,8 @@ describe('sweeping a workflow of your own with one config file', () => {
   }, 300_000);
 
   test('the fixed order (keys from the workflow and activity ids, a shop that honours them): no duplicate, nothing missing; a scenario that erred runs again and counts only when clean', async () => {
-    // The fixed config (examples/order/fixed.config.ts) with a check that fails once, for one
-    // first-pass scenario: the sweep runs that scenario again, alone, and says which and why.
+    // The fixed config (examples/order/fixed.config.ts) with a check that fails once for a clean run
+    // and once for a first-pass scenario: the sweep runs each again and says which and why.
     const file = path.join(ROOT, 'test', 'fixtures', 'configs', 'check-fails-once.config.ts');
     const lines: string[] = [];
     const report = await runSweep({ suite: configSuite(file), twice: false, progress: (l) => lines.push(l) });
@@ -91,8 +91,18 @@ describe('sweeping a workflow of your own with one config file', () => {
       error: 'counting its effects failed: the shop did not answer (on purpose, once)',
     });
     // The scenario that replaced it is a fresh run, killed at the same point.
-    const again = report.scenarios.find((s) => s.id === report.reruns[0].id)!;
+    const once = report.reruns.find((r) => r.id.includes(' once '))!;
+    const again = report.scenarios.find((s) => s.id === once.id)!;
     expect(again.landed).toEqual(again.expected);
+    // A clean run that erred ran again with its pair, the second after the first in one worker process,
+    // so the two were still compared.
+    expect(report.reruns).toContainEqual({
+      id: expect.stringMatching(/^order-check-fails-once clean (run|again)$/),
+      attempt: 1,
+      error: 'counting its effects failed: the shop did not answer (on purpose, once)',
+    });
+    expect(lines).toContainEqual(expect.stringMatching(/^clean runs: 1 scenario\(s\) erred, running them again/));
+    expect(lines.filter((l) => l.includes('not compared'))).toEqual([]);
     expect(lines).toContainEqual(
       expect.stringMatching(
         /^once: \d+ scenario\(s\) erred, running them again \(\d of 2\): .*1 counting its effects failed/,

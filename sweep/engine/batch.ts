@@ -81,7 +81,8 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
   const uncounted = Object.fromEntries(
     batch.flatMap((s) => {
       const setup = ctx.setupPoints?.get(s.row.name);
-      return setup?.length ? [[s.workflowId, [...setup]]] : [];
+      const ids = { workflowId: s.workflowId, runId: s.runId, tag: s.tag };
+      return setup?.length ? [[s.workflowId, { ids, points: [...setup] }]] : [];
     }),
   );
   const rounds = Math.max(...batch.map((s) => s.kills.length));

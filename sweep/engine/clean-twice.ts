@@ -1,11 +1,8 @@
 // Two clean runs of a row, one after the other in one worker process: the points only a process's
-// first run reaches (a connection it keeps), and where two clean runs part.
-
-/** A point as two clean runs compare it: its name and its detail, with the run's own ids written alike. */
-export interface ComparedPoint {
-  name: string;
-  detail: string;
-}
+// first run reaches (a connection it keeps), and where two clean runs part. How a point is named for
+// the comparison is the worker's protocol too (`pointKey`, `samePointForEveryRun`): the worker skips
+// the setup points by the same names.
+import { pointKey, type ComparedPoint } from '../worker/line-protocol';
 
 /** What two clean runs of one row, in one worker process, say of its points. */
 export interface CleanComparison {
@@ -17,23 +14,6 @@ export interface CleanComparison {
   setup: string[];
   /** Where the two runs' other points part (from 1), or `null` where they are the same. */
   parting: { at: number; first: ComparedPoint | null; second: ComparedPoint | null } | null;
-}
-
-/** How a point is named in `CleanComparison.setup` and in a worker's plan (`CrashPlan.uncounted`). */
-export function pointKey(p: ComparedPoint): string {
-  return `${p.name} ${p.detail}`;
-}
-
-/** A point's detail with a run's own ids (its workflow id, run id, tag) written as `{workflowId}` and so on. */
-export function samePointForEveryRun(p: ComparedPoint, ids: { workflowId: string; runId: string; tag: string }) {
-  const detail = p.detail
-    .split(ids.workflowId)
-    .join('{workflowId}')
-    .split(ids.runId)
-    .join('{runId}')
-    .split(ids.tag)
-    .join('{tag}');
-  return { name: p.name, detail };
 }
 
 function counts(points: readonly ComparedPoint[]): Map<string, number> {

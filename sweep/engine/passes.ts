@@ -4,7 +4,8 @@ import { summarize, type Outcome, type Row } from './counting';
 import { firstPass, parseScenarioLabel, pickRows, secondPass, shareOf, type Shard } from './planning';
 import { newScenario, type Scenario } from './scenario';
 import { timedOutActivityType } from './audit';
-import { compareCleanRuns, describeParting, describeSetup, pointKey, samePointForEveryRun } from './clean-twice';
+import { compareCleanRuns, describeParting, describeSetup } from './clean-twice';
+import { pointKey, samePointForEveryRun } from '../worker/line-protocol';
 import { startServer, type SweepServer, type TemporalHost } from './sweep-server';
 import type { SweepSuite } from './suite';
 import { runScenarios, type Lanes } from './lanes';
@@ -180,8 +181,12 @@ async function killableCpu(servers: Map<number, Promise<KillableServerHost>>): P
 }
 
 /** A fresh run of a scenario: the same row, killed at the same points, expected to land where it was. */
-function rerunOf(s: Scenario): Scenario {
-  return newScenario(s.row, s.pass, s.label, s.kills, s.expected);
+function rerunOf(s: Scenario, renewed: ReadonlyMap<Scenario, Scenario>): Scenario {
+  const fresh = newScenario(s.row, s.pass, s.label, s.kills, s.expected);
+  // A second clean run follows its first's new run: the two run again together.
+  const first = s.after && renewed.get(s.after);
+  if (first) fresh.after = first;
+  return fresh;
 }
 
 /** Why scenarios erred, for a progress line: each kind of error (its words up to the first detail) with its count. */
@@ -266,11 +271,24 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
         progress(
           `${phase}: ${failed.length} scenario(s) erred, running them again (${attempt} of ${maxReruns}): ${summarizeErrors(failed.map((f) => f.error))}`,
         );
-        const again = failed.map(({ at, error }) => {
+        for (const { at, error } of failed) reruns.push({ id: scenarios[at].id, attempt, error });
+        // A clean run runs again with its pair, the second after the first in one worker process, so
+        // that the two still compare (clean-twice.ts).
+        const redo = new Set(failed.map((f) => f.at));
+        for (const at of [...redo]) {
           const s = scenarios[at];
-          reruns.push({ id: s.id, attempt, error });
-          return (scenarios[at] = rerunOf(s));
-        });
+          const pair = scenarios.findIndex((o) => o.after === s || (s.after !== undefined && o === s.after));
+          if (pair >= 0) redo.add(pair);
+        }
+        const renewed = new Map<Scenario, Scenario>();
+        const again = [...redo]
+          .sort((a, b) => a - b)
+          .map((at) => {
+            const s = scenarios[at];
+            const fresh = rerunOf(s, renewed);
+            renewed.set(s, fresh);
+            return (scenarios[at] = fresh);
+          });
         await run(again, `${phase}, again`, Math.min(batchSize, RERUN_BATCH));
       }
     };

@@ -8,7 +8,7 @@ import {
   type WorkerOptions,
 } from '@temporalio/worker';
 import { setCrashHook } from '../../common/crash-points';
-import { LINE_PREFIX, matches, type CrashEvent, type CrashPlan } from './line-protocol';
+import { LINE_PREFIX, matches, pointKey, samePointForEveryRun, type CrashEvent, type CrashPlan } from './line-protocol';
 import { FINISHING_WORKFLOW_TASKS, SWEEP_WORKER_TUNING } from './tuning';
 
 /** What a crash worker's `build` gets: the engine's settings for the worker it makes. */
@@ -55,11 +55,14 @@ export function installCrashHook(plan: CrashPlan): CrashHookControl {
   // Workflow-side points each run has passed since its last activity-side point.
   const decidedSince = new Map<string, Set<string>>();
   // The points each run passes without counting them: a kept connection's setup.
-  const uncounted = new Map(Object.entries(plan.uncounted ?? {}).map(([id, keys]) => [id, new Set(keys)]));
+  const uncounted = new Map(
+    Object.entries(plan.uncounted ?? {}).map(([id, { ids, points }]) => [id, { ids, points: new Set(points) }]),
+  );
 
   setCrashHook((name, { workflowId, detail, fromWorkflow }) => {
     // A kept connection's setup, which only the first run of a process reaches: passed, not counted.
-    const setup = uncounted.get(workflowId)?.has(`${name} ${detail.split(workflowId).join('{workflowId}')}`);
+    const own = uncounted.get(workflowId);
+    const setup = own?.points.has(pointKey(samePointForEveryRun({ name, detail }, own.ids)));
     if (setup && !parked.has(workflowId)) return;
     // A workflow task that runs again because its first attempt was lost (its worker died, or the
     // server dropped its completion under load) passes the same workflow-side points again, with no

@@ -22,11 +22,46 @@ export interface CrashPlan {
    */
   faults?: Record<string, { name: string }>;
   /**
-   * Points (`name detail`, the run's workflow id in a detail written `{workflowId}`) each named
-   * workflow passes without counting them, and is never parked at: the setup of a connection or client
-   * that only the first run of a worker process reaches (`clean-twice.ts`).
+   * Points each named workflow passes without counting them, and is never parked at: the setup of a
+   * connection or client that only the first run of a worker process reaches (`clean-twice.ts`). Each
+   * is named by {@link pointKey} of {@link samePointForEveryRun}, with the run's own ids.
    */
-  uncounted?: Record<string, string[]>;
+  uncounted?: Record<string, { ids: RunIds; points: string[] }>;
+}
+
+/** A run's own ids, as a point's detail may carry them. */
+export interface RunIds {
+  workflowId: string;
+  /** The run id in the run's input (the engine's, not Temporal's). */
+  runId: string;
+  /** The scenario's tag (`ROW-PASS-N`), which a suite may put into a run's input. */
+  tag: string;
+}
+
+/** A point as runs compare it: its name and its detail. */
+export interface ComparedPoint {
+  name: string;
+  detail: string;
+}
+
+/** How a point is named where runs compare points (`CleanComparison.setup`, {@link CrashPlan.uncounted}). */
+export function pointKey(p: ComparedPoint): string {
+  return `${p.name} ${p.detail}`;
+}
+
+/**
+ * A point's detail with a run's own ids written `{workflowId}`, `{runId}` and `{tag}`, so that two runs'
+ * points compare. The engine and the worker both name points so, with the same ids.
+ */
+export function samePointForEveryRun(p: ComparedPoint, ids: RunIds): ComparedPoint {
+  const detail = p.detail
+    .split(ids.workflowId)
+    .join('{workflowId}')
+    .split(ids.runId)
+    .join('{runId}')
+    .split(ids.tag)
+    .join('{tag}');
+  return { name: p.name, detail };
 }
 
 /** What the worker reports. */

@@ -1,0 +1,63 @@
+// The worker's crash hook (sweep/worker/crash-worker.ts) without a server: what it counts and reports,
+// and the setup points it passes uncounted, named as the engine names them.
+import { crashPoint, setCrashHook } from '../common/crash-points';
+import { installCrashHook } from '../sweep/worker/crash-worker';
+import { LINE_PREFIX, pointKey, samePointForEveryRun, type CrashEvent } from '../sweep/worker/line-protocol';
+
+/** Runs `body` with the hook installed, and returns the events the worker printed meanwhile. */
+async function eventsOf(plan: Parameters<typeof installCrashHook>[0], body: () => Promise<void>) {
+  const lines: string[] = [];
+  const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  try {
+    installCrashHook(plan);
+    await body();
+  } finally {
+    write.mockRestore();
+    setCrashHook(null);
+  }
+  return lines
+    .filter((l) => l.startsWith(LINE_PREFIX))
+    .map((l) => JSON.parse(l.slice(LINE_PREFIX.length)) as CrashEvent);
+}
+
+const ids = { workflowId: 'sweep-row-once-3-ab12cd34', runId: 'ab12cd34-5678', tag: 'row-once-3' };
+
+describe("the worker's crash hook", () => {
+  test('passes a setup point uncounted whatever run ids its detail carries, and counts the rest from 1', async () => {
+    // The engine names the first clean run's setup points with that run's ids; this run has its own.
+    const first = { workflowId: 'sweep-row-clean-1-00000000', runId: '00000000-0000', tag: 'row-clean-1' };
+    const setup = [
+      { name: 'http.accepted', detail: `POST 127.0.0.1 /session/${first.tag}` },
+      { name: 'http.accepted', detail: `GET 127.0.0.1 /token?run=${first.runId}&wf=${first.workflowId}` },
+    ].map((p) => pointKey(samePointForEveryRun(p, first)));
+    const events = await eventsOf(
+      { targets: {}, uncounted: { [ids.workflowId]: { ids, points: setup } } },
+      async () => {
+        const at = (name: string, detail: string) => crashPoint(name, { workflowId: ids.workflowId, detail });
+        await at('http.accepted', `POST 127.0.0.1 /session/${ids.tag}`);
+        await at('http.accepted', `GET 127.0.0.1 /token?run=${ids.runId}&wf=${ids.workflowId}`);
+        await at('http.accepted', `POST 127.0.0.1 /mail/${ids.tag}`);
+      },
+    );
+    expect(events).toEqual([
+      {
+        type: 'point',
+        workflowId: ids.workflowId,
+        index: 1,
+        name: 'http.accepted',
+        detail: `POST 127.0.0.1 /mail/${ids.tag}`,
+      },
+    ]);
+  });
+
+  test('counts the same points for a run with no setup named', async () => {
+    const events = await eventsOf({ targets: {} }, async () => {
+      await crashPoint('http.accepted', { workflowId: ids.workflowId, detail: `POST 127.0.0.1 /session/${ids.tag}` });
+      await crashPoint('http.accepted', { workflowId: ids.workflowId, detail: `POST 127.0.0.1 /mail/${ids.tag}` });
+    });
+    expect(events.map((e) => e.type === 'point' && e.index)).toEqual([1, 2]);
+  });
+});

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { configSuite } from '../sweep/config/config-suite';
 import { formatTable } from '../sweep/report/table';
+import { describeStuck } from '../sweep/engine/stuck';
 import { runSweep, type SweepReport } from '../sweep/engine/passes';
 import { ROOT } from './helpers/processes';
 
@@ -17,9 +18,13 @@ describe('production workflows, swept unchanged', () => {
     expect(failures(naive)).toEqual([]);
     // The retry of a call the service made already is refused for good: "already exists" for the
     // expense, "COMPLETED -> COMPLETED" for the payment. Each such run is stuck, and ended by the sweep.
-    const stuck = naive.scenarios
-      .filter((s) => s.stuck)
-      .map((s) => [`${s.landed[0].name} ${s.landed[0].detail}`, s.stuck!.activity, s.stuck!.failure]);
+    const failing = naive.scenarios.flatMap((s) => (s.stuck?.kind === 'failing' ? [{ s, stuck: s.stuck }] : []));
+    expect(failing.length).toBe(naive.scenarios.filter((s) => s.stuck).length);
+    const stuck = failing.map(({ s, stuck: why }) => [
+      `${s.landed[0].name} ${s.landed[0].detail}`,
+      why.activity,
+      why.failure,
+    ]);
     expect(stuck).toEqual([
       [
         'http.accepted POST 127.0.0.1 /expenses',
@@ -34,7 +39,7 @@ describe('production workflows, swept unchanged', () => {
       ],
       ['activity.returned payment', 'payment', '400 Invalid status transition COMPLETED -> COMPLETED'],
     ]);
-    for (const s of naive.scenarios.filter((x) => x.stuck)) expect(s.stuck!.attempt).toBeGreaterThanOrEqual(10);
+    for (const { stuck: why } of failing) expect(why.attempt).toBeGreaterThanOrEqual(10);
     // A run stuck before its payment never paid: missing. The table shows the stuck column.
     expect(naive.rows[0]).toMatchObject({ once: 10, stuck: 4, missing: 2, dups: 0, errors: 0 });
     expect(formatTable(naive.rows).split('\n')).toEqual([
@@ -93,6 +98,33 @@ describe('production workflows, swept unchanged', () => {
     // No keys: a kill once a service acted (the tool call's answer, the mail's) makes it act again.
     expect(report.firstPass[0]).toMatchObject({ once: 9, withDups: 4, dups: 4, missing: 0, errors: 0 });
     expect(report.rows[0]).toMatchObject({ once: 9, twice: 51, missing: 0, errors: 0 });
+  }, 600_000);
+
+  test('a run that waits for a callback nothing will send (the service calls back once per order, and a retry got a new request id) is stuck, and named so', async () => {
+    const report = await runSweep({
+      suite: configSuite(path.join(ROOT, 'test', 'fixtures', 'configs', 'quote.config.ts')),
+      twice: false,
+    });
+    expect(failures(report)).toEqual([]);
+    // Killed once the service gave a request id, the retry gets another, whose callback never comes.
+    const stuck = report.scenarios
+      .filter((s) => s.stuck)
+      .map((s) => [`${s.landed[0].name} ${s.landed[0].detail}`, s.stuck]);
+    expect(stuck).toEqual([
+      [
+        'http.accepted POST 127.0.0.1 /quotes',
+        { kind: 'waiting', quietSeconds: expect.any(Number), lastEvent: 'WorkflowTaskCompleted' },
+      ],
+      [
+        'activity.returned requestQuote',
+        { kind: 'waiting', quietSeconds: expect.any(Number), lastEvent: 'WorkflowTaskCompleted' },
+      ],
+    ]);
+    expect(describeStuck(report.scenarios.find((s) => s.stuck)!.stuck!)).toBe(
+      'waits with nothing in flight (no activity, timer, child or workflow task), 10 s and more after its last event (WorkflowTaskCompleted): only a signal could wake it, and none came',
+    );
+    // The order is never placed (missing); a kill once it was placed places it again (no keys).
+    expect(report.rows[0]).toMatchObject({ once: 10, stuck: 2, missing: 2, dups: 2, errors: 0 });
   }, 600_000);
 
   test('a reminder due in two days sweeps in about a second a run (timers capped), and the mail service tells runs apart by the run header', async () => {

@@ -121,7 +121,7 @@ describe('sweep report', () => {
     const clean = new Map([[turn.name, { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]]);
     const stuck = {
       ...scenario(turn, { missing: 1, calls: 3 }),
-      stuck: { activity: 'pay', attempt: 10, failure: '400' },
+      stuck: { kind: 'failing' as const, activity: 'pay', attempt: 10, failure: '400' },
     };
     const rows = summarize([turn], [scenario(turn, { calls: 3 }), stuck], clean);
     expect(rows[0]).toMatchObject({ once: 2, stuck: 1, missing: 1, errors: 0 });

@@ -50,6 +50,8 @@ export function configSuite(file: string): SuiteFactory {
       const capped = (config.activityTimeouts ?? 'capped') === 'capped';
       const suite: SweepSuite = {
         rows,
+        // A user's workflow may wait for a callback that a receiver, asked again, never sends.
+        waitingRunsStuck: true,
         // Each distinct cap the rows use, said once.
         notes: capped ? [...new Set(rows.map((r) => describeCaps(rowCaps(r))))] : [],
         worker: {

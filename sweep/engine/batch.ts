@@ -10,7 +10,7 @@ import { fillCounts } from './counting';
 import type { BatchPlan, SuiteRow, SuiteRun, SweepSuite } from './suite';
 import type { BatchTemporal } from './killable-server-host';
 import { cpuSeconds, type Timings } from './timings';
-import { describeStuck, findStuck } from './stuck';
+import { describeStuck, findStuck, type QuietRuns } from './stuck';
 
 /** What one batch needs besides its scenarios. */
 export interface BatchContext {
@@ -156,7 +156,7 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
     }
     await timings.time('finish', async () => {
       // No kill is left to come: a run that keeps failing the same way now never finishes.
-      const watch = watchForStuck(batch, runs, temporal.client);
+      const watch = watchForStuck(batch, runs, temporal.client, suite.waitingRunsStuck ?? false);
       try {
         const unfinished = await waitWhile(
           last,
@@ -328,9 +328,11 @@ async function waitForRuns(
  * first after 6 s (a stuck run needs about 7 s for its ten attempts, and most batches have finished by
  * then, so a healthy batch costs the server nothing), then every 2 s. A stuck run is marked and
  * terminated, so nothing waits for it; a clean run that gets stuck is an error (stuck with no kill).
+ * Runs that wait with nothing in flight are looked for only where the suite asks (`waiting`).
  */
-function watchForStuck(batch: Scenario[], runs: RunWatch, client: Client): { stop(): Promise<void> } {
+function watchForStuck(batch: Scenario[], runs: RunWatch, client: Client, waiting: boolean): { stop(): Promise<void> } {
   let stopped = false;
+  const quiet: QuietRuns | null = waiting ? new Map() : null;
   const loop = (async () => {
     for (let round = 0; !stopped; round++) {
       // Slept in short steps, so that a batch that finishes meanwhile is not held up.
@@ -339,7 +341,7 @@ function watchForStuck(batch: Scenario[], runs: RunWatch, client: Client): { sto
       const open = batch.filter((s) => !s.error && !s.stuck && !runs.ended.has(s.workflowId));
       await Promise.all(
         open.map(async (s) => {
-          const stuck = await findStuck(client, s.workflowId);
+          const stuck = await findStuck(client, s.workflowId, quiet);
           if (!stuck || runs.ended.has(s.workflowId)) return;
           if (s.pass === 'clean') s.error = `got stuck with no kill: ${describeStuck(stuck)}`;
           else s.stuck = stuck;

@@ -1,5 +1,8 @@
-// A run that can never finish: after its last restart it keeps retrying an activity that fails the same way.
+// A run that can never finish: after its last restart it keeps retrying an activity that fails the
+// same way, or it waits with nothing in flight that could wake it.
 import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { eventTypeName } from '../../common/history-events';
 
 /**
  * The attempts after which an activity that keeps failing, with no kill left to come, makes its run
@@ -8,34 +11,104 @@ import type { Client } from '@temporalio/client';
  */
 export const STUCK_AFTER_ATTEMPTS = 10;
 
-/** Why a run is stuck: the activity that keeps failing, how often it has tried, and its last failure. */
-export interface Stuck {
-  activity: string;
-  attempt: number;
-  failure: string;
-}
+/**
+ * How long a run must have waited with nothing in flight (no activity, timer, child or workflow task)
+ * before it is stuck: its last restart is long over, and the sweep's person answers at once.
+ */
+export const STUCK_AFTER_QUIET_MS = 10_000;
+
+/**
+ * Why a run is stuck: the activity that keeps failing, how often it has tried, and its last failure;
+ * or, `waiting`, that it waits for a signal with nothing in flight, and since which event.
+ */
+export type Stuck =
+  | { kind: 'failing'; activity: string; attempt: number; failure: string }
+  | { kind: 'waiting'; quietSeconds: number; lastEvent: string };
 
 /** One line for people: `activity charge keeps failing (attempt 10): 400 Invalid status transition`. */
 export function describeStuck(s: Stuck): string {
+  if (s.kind === 'waiting')
+    return `waits with nothing in flight (no activity, timer, child or workflow task), ${STUCK_AFTER_QUIET_MS / 1000} s and more after its last event (${s.lastEvent}): only a signal could wake it, and none came`;
   return `activity ${s.activity} keeps failing (attempt ${s.attempt}): ${s.failure}`;
 }
 
 /**
- * Whether a run that should have finished is stuck: an activity of it is pending at its
- * {@link STUCK_AFTER_ATTEMPTS}th attempt or later, its last attempt failed (not timed out: a timeout is
- * what a kill leaves), and a retry will fail the same way. Read from the server alone.
+ * What the engine saw of each run that had nothing in flight: its history's length, since when it
+ * has had that length (the engine's clock), and whether its history was read at that length (and
+ * showed an open timer). A history is read at most once per length, and only after the run has been
+ * quiet for {@link STUCK_AFTER_QUIET_MS}, so runs that wait on timers cost the server nothing more.
  */
-export async function findStuck(client: Client, workflowId: string): Promise<Stuck | null> {
-  let pending;
+export type QuietRuns = Map<string, { length: number; since: number; read: boolean }>;
+
+/**
+ * Whether a run that should have finished is stuck. Read from the server alone:
+ * - an activity of it is pending at its {@link STUCK_AFTER_ATTEMPTS}th attempt or later, its last
+ *   attempt failed (not timed out: a timeout is what a kill leaves), and a retry will fail the same way;
+ * - or nothing of it is in flight (no pending activity, child, Nexus operation or workflow task, and no
+ *   timer its history started and did not fire or cancel), and its history has not grown for
+ *   {@link STUCK_AFTER_QUIET_MS}: it waits for a signal that nothing in the sweep will send. Not
+ *   looked for without `quiet` (`null`: a suite whose runs wait only for the sweep's own person).
+ */
+export async function findStuck(
+  client: Client,
+  workflowId: string,
+  quiet: QuietRuns | null = new Map(),
+  now = Date.now(),
+): Promise<Stuck | null> {
+  const handle = client.workflow.getHandle(workflowId);
+  let raw;
   try {
-    ({ pendingActivities: pending } = (await client.workflow.getHandle(workflowId).describe()).raw);
+    ({ raw } = await handle.describe());
   } catch {
     return null; // it ended meanwhile, or the server did not answer: asked again on the next round
   }
-  for (const a of pending ?? []) {
+  for (const a of raw.pendingActivities ?? []) {
     const failure = a.lastFailure;
     if ((a.attempt ?? 0) >= STUCK_AFTER_ATTEMPTS && failure && !failure.timeoutFailureInfo)
-      return { activity: a.activityType?.name ?? '?', attempt: a.attempt!, failure: failure.message ?? '' };
+      return {
+        kind: 'failing',
+        activity: a.activityType?.name ?? '?',
+        attempt: a.attempt!,
+        failure: failure.message ?? '',
+      };
   }
-  return null;
+  if (!quiet) return null;
+  const inFlight =
+    (raw.pendingActivities?.length ?? 0) > 0 ||
+    (raw.pendingChildren?.length ?? 0) > 0 ||
+    (raw.pendingNexusOperations?.length ?? 0) > 0 ||
+    !!raw.pendingWorkflowTask ||
+    raw.workflowExecutionInfo?.status !==
+      temporal.api.enums.v1.WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+  if (inFlight) {
+    quiet.delete(workflowId);
+    return null;
+  }
+  const length = Number(raw.workflowExecutionInfo?.historyLength ?? 0);
+  const seen = quiet.get(workflowId);
+  if (!seen || seen.length !== length) {
+    quiet.set(workflowId, { length, since: now, read: false });
+    return null;
+  }
+  if (seen.read || now - seen.since < STUCK_AFTER_QUIET_MS) return null;
+  seen.read = true;
+  let events;
+  try {
+    events = (await handle.fetchHistory()).events ?? [];
+  } catch {
+    seen.read = false;
+    return null;
+  }
+  const timers = new Set<string>();
+  for (const e of events) {
+    if (e.timerStartedEventAttributes) timers.add(e.timerStartedEventAttributes.timerId ?? '');
+    timers.delete(e.timerFiredEventAttributes?.timerId ?? e.timerCanceledEventAttributes?.timerId ?? '\0');
+  }
+  const last = events[events.length - 1];
+  if (timers.size > 0 || !last || events.length !== length) return null; // a timer will wake it, or it moved
+  return {
+    kind: 'waiting',
+    quietSeconds: Math.floor((now - seen.since) / 1000),
+    lastEvent: eventTypeName(last.eventType),
+  };
 }

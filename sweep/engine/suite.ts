@@ -31,6 +31,12 @@ export interface SweepSuite<R extends SuiteRow = SuiteRow> {
   check(run: SuiteRun<R>, result: unknown, failure?: string): Promise<Counts>;
   /** The suite's own figures for the report (the agent's: MCP server kills). */
   stats?(): Record<string, number>;
+  /**
+   * Whether a run that waits with nothing in flight, 10 s after its last event, is stuck (`stuck.ts`):
+   * a user's workflow may wait for a callback no receiver will send. The agent's suite leaves it off:
+   * its loop waits only for the sweep's own person. Default `false`.
+   */
+  waitingRunsStuck?: boolean;
   /** What the report says of how the suite runs its rows (a config's: its activities' timeouts, capped). */
   notes?: readonly string[];
   /** Stops what the suite started. */

@@ -1,7 +1,7 @@
 // `npm run cancel`: a person asks a run to cancel; its own clean-up runs.
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { withClient } from './connect';
-import { cancelRun } from './operations';
+import { cancelRun } from '../common/operations';
 
 const USAGE = 'npm run cancel -- WORKFLOW_ID';
 

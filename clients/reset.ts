@@ -1,7 +1,7 @@
 // `npm run reset`: a person resets a run to an earlier workflow task, with the reason recorded.
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { withClient } from './connect';
-import { parseResetTarget, ResetTargetError, resetRun } from './operations';
+import { parseResetTarget, ResetTargetError, resetRun } from '../common/operations';
 
 const USAGE = 'npm run reset -- WORKFLOW_ID [--to last-task|first-task|EVENT_ID] [--reason TEXT]';
 

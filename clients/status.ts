@@ -4,7 +4,7 @@ import { key } from '../common/key';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { pendingQuery } from '../workflows/signals';
 import { listWaitingRuns } from './agent-client';
-import { describeReset, resetsOf } from './operations';
+import { describeReset, resetsOf } from '../common/operations';
 import { waitingRun, withClient } from './connect';
 
 const USAGE = 'npm run status -- [WORKFLOW_ID] [--json]';

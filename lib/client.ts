@@ -30,7 +30,7 @@ export {
   type ResetTarget,
   type ResetDone,
   type ResetRecord,
-} from '../clients/operations';
+} from '../common/operations';
 export { configFromEnv, DEFAULT_TASK_QUEUE, type AgentConfig } from '../common/config';
 export { dataConverterFromEnv, PayloadKeyError } from '../common/payload-codec';
 export { parseDuration } from '../common/duration';

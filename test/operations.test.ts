@@ -1,6 +1,6 @@
 // A person's operations, as pure logic over a history: where a reset goes back to, and what a reset run carried over.
 import { temporal } from '@temporalio/proto';
-import { describeReset, parseResetTarget, resetEventId, resetsOf } from '../clients/operations';
+import { describeReset, parseResetTarget, resetEventId, resetsOf } from '../common/operations';
 
 const { EventType, WorkflowTaskFailedCause } = temporal.api.enums.v1;
 type Event = temporal.api.history.v1.IHistoryEvent;

@@ -1,8 +1,8 @@
-// A person's operations on a run: reset it to an earlier workflow task, or cancel it; and what a reset carried over.
+// A person's operations on a run (reset it to an earlier workflow task, or cancel it) and what a reset carried over: used by the clients (`npm run reset`, `cancel`, `status`) and by the sweep's engine.
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { eventTypeName } from '../common/history-events';
+import { eventTypeName } from './history-events';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 type EventId = NonNullable<temporal.api.workflowservice.v1.IResetWorkflowExecutionRequest['workflowTaskFinishEventId']>;

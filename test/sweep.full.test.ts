@@ -142,6 +142,21 @@ describe(`crash sweep: every variant killed at every recorded point, ${wholeTabl
     expect(rows['reply-fickle'].dups).toBeGreaterThan(0); // its window after the tracker accepted a write is still there
   });
 
+  test('a person resets the run: the keyed loop repeats nothing when the model answers the same; a model that changes its mind after a reset to the first task leaves orphans, and without keys every write is repeated', () => {
+    for (const name of ['agent-reset-last', 'agent-reset-first'])
+      expect([name, rows[name].dups, rows[name].missing, rows[name].orphans]).toEqual([name, 0, 0, 0]);
+    // Asked again from the start, the model is paid for again.
+    expect(rows['agent-reset-first'].callsExtra).toBeGreaterThan(rows['agent-reset-last'].callsExtra);
+    for (const name of [
+      'agent-reset-first-fickle',
+      'agent-keyless-lookup-reset-first-fickle',
+      'reply-reset-first-fickle',
+    ])
+      expect([name, rows[name].orphans > 0]).toEqual([name, true]);
+    for (const name of ['agent-keyless-lookup-reset-first', 'reply-reset-first'])
+      expect([name, rows[name].dups > 0, rows[name].orphans]).toEqual([name, true, 0]);
+  });
+
   test('a person who denies: nothing of a denied call happens (the tracker keeps no row of the run), and no approval is asked twice', () => {
     expect(rows['agent-approval-denied']).toMatchObject({
       dups: 0,

@@ -156,6 +156,40 @@ const fickle = (v: AgentRow, name: string, label: string): AgentRow => ({
   group: MODEL_GROUP,
 });
 
+/** The group of rows where a person resets the run at each point, once its worker is dead. */
+export const RESET_GROUP = 'a person resets the run';
+
+/**
+ * A row of {@link RESET_GROUP}: the run is reset at each point to its last workflow task, or to its
+ * first (it starts over from its input and asks the model again); `fickle`: a model that answers a
+ * conversation asked again with other calls, its writes counted against the replies in history.
+ */
+const reset = (v: AgentRow, to: 'last' | 'first', fickleModel = false): AgentRow => ({
+  ...v,
+  name: `${v.name}-reset-${to}${fickleModel ? '-fickle' : ''}`,
+  label: `${v.label}: ${fickleModel ? 'fickle, ' : ''}reset to ${to}`,
+  operation: { kind: 'reset', to: to === 'last' ? 'last-task' : 'first-task' },
+  ...(fickleModel ? { model: 'fickle' as const, expects: 'history' as const } : {}),
+  group: RESET_GROUP,
+});
+
+/** The agent loop on the keyless tracker, asking it whether a call happened. */
+const AGENT_KEYLESS_LOOKUP: AgentRow = {
+  name: 'agent-keyless-lookup',
+  label: 'agent loop, keyless + lookup',
+  workflowType: 'agentWorkflow',
+  tracker: 'keyless',
+  input: (base) => ({ ...triageRun(base), keyless: true, lookup: true }),
+};
+
+const keyedLoop: AgentRow = {
+  name: 'agent',
+  label: 'agent loop, keyed',
+  workflowType: 'agentWorkflow',
+  tracker: 'keyed',
+  input: triageRun,
+};
+
 /** Every variant, in table order: the five designs, then the agent loop and its harder cases. */
 export const AGENT_ROWS: readonly AgentRow[] = [
   design('turn', 'save once per turn', 'keyless'),
@@ -170,13 +204,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     tracker: 'keyed',
     input: triageRun,
   },
-  {
-    name: 'agent-keyless-lookup',
-    label: 'agent loop, keyless + lookup',
-    workflowType: 'agentWorkflow',
-    tracker: 'keyless',
-    input: (base) => ({ ...triageRun(base), keyless: true, lookup: true }),
-  },
+  AGENT_KEYLESS_LOOKUP,
   {
     name: 'agent-keyless',
     label: 'agent loop, keyless, no lookup',
@@ -302,6 +330,16 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     'agent-fickle',
     'agent loop, keyed: model changes its mind',
   ),
+  // A reset to the last task runs that task again from the history it keeps, the model's reply
+  // included; a reset to the first throws the reply away, and the model is asked again.
+  reset(keyedLoop, 'last'),
+  reset(keyedLoop, 'first'),
+  reset(keyedLoop, 'last', true),
+  reset(keyedLoop, 'first', true),
+  reset(AGENT_KEYLESS_LOOKUP, 'first'),
+  reset(AGENT_KEYLESS_LOOKUP, 'first', true),
+  reset(design('reply', 'save after the reply', 'keyless'), 'first'),
+  reset(design('reply', 'save after the reply', 'keyless'), 'first', true),
 ];
 
 /** The variants named in a comma-separated list, or all of them; an unknown name is an error that lists the known ones. */

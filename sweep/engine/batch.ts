@@ -1,6 +1,7 @@
 // One batch of scenarios: its runs, its worker generations, the kills between them, and the counts at the end.
-import type { Client, WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure, TerminatedFailure } from '@temporalio/common';
+import { resetRun, ResetTargetError } from '../../common/operations';
 import { auditHistory, type GenerationRecord } from './audit';
 import type { KillTarget } from '../worker/line-protocol';
 import { Generation, type GenerationEnv } from './generation';
@@ -145,6 +146,14 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
       await timings.time('kill', () =>
         endRound(gen, serverDies, temporal, timings, () => batch.filter((s) => !runs.ended.has(s.workflowId))),
       );
+      // A person's operation on each run that was killed at its point (`SuiteRow.operation`).
+      await timings.time('kill', () =>
+        operate(
+          killed.filter((s) => s.row.operation && gen.parked.has(s.workflowId) && !runs.ended.has(s.workflowId)),
+          temporal.client,
+          round,
+        ),
+      );
       checkLandings(killed, gen, round);
       if (!workerDies) gen.resume(targetsOf(round + 1));
     }
@@ -208,6 +217,29 @@ async function endRound(
   if (serverDies !== 'worker-survives') await moveOffDeadWorker(temporal.client, unfinished());
 }
 
+/**
+ * Does each run's row's operation to it, its worker dead: resets it to its last workflow task, or its
+ * first (the new run is watched by `resultOf`). A run that has completed no workflow task has nothing
+ * to reset to: it goes on as after a kill, and says so.
+ */
+async function operate(runs: Scenario[], client: Client, round: number): Promise<void> {
+  await Promise.all(
+    runs.map(async (s) => {
+      const op = s.row.operation!;
+      try {
+        const done = await resetRun(client, s.workflowId, {
+          to: op.to,
+          reason: `crash sweep: ${s.id}, at kill ${round + 1}`,
+        });
+        (s.operations ??= []).push(`reset to event ${done.eventId} (${op.to})`);
+      } catch (err) {
+        if (!(err instanceof ResetTargetError)) throw err;
+        (s.operations ??= []).push(`no reset: ${err.message}`);
+      }
+    }),
+  );
+}
+
 /** The end of a run that completed (`Scenario.end`). */
 export const COMPLETED = 'completed';
 
@@ -249,7 +281,7 @@ async function startRuns(
     if (s.handle.workflowId !== s.workflowId)
       throw new Error(`the suite started ${s.handle.workflowId}, not the run's workflow id ${s.workflowId}`);
     // A run that ends while it should be parked is a kill that did not land: its end is watched from the start.
-    const result = resultOf(s.handle).finally(() => watch.ended.add(s.workflowId));
+    const result = resultOf(client, s.handle).finally(() => watch.ended.add(s.workflowId));
     watch.results.set(s.workflowId, result);
     watch.notStarted.delete(s.workflowId);
     return { result };
@@ -277,15 +309,39 @@ async function startRuns(
 const GRPC_UNAVAILABLE = 14;
 const GRPC_DEADLINE_EXCEEDED = 4;
 
-/** A run's result; asked again while its server does not answer (the harness killed it, and it comes back). */
-async function resultOf(handle: WorkflowHandle): Promise<RunResult> {
+/**
+ * A run's result; asked again while its server does not answer (the harness killed it, and it comes
+ * back). A run the engine reset ends terminated while a new run of its workflow id goes on: its
+ * result is the new run's.
+ */
+async function resultOf(client: Client, started: WorkflowHandle): Promise<RunResult> {
+  let handle = started;
+  // The run the handle names: a started handle's first run, or the run it was made for.
+  const ids = started as { firstExecutionRunId?: string; runId?: string };
+  let runId = ids.firstExecutionRunId ?? ids.runId;
   for (;;) {
     try {
       return { ok: true, value: await handle.result() };
     } catch (err) {
       const code = (err as { code?: number; cause?: { code?: number } }).cause?.code ?? (err as { code?: number }).code;
-      if (code !== GRPC_UNAVAILABLE && code !== GRPC_DEADLINE_EXCEEDED) return { ok: false, error: err as Error };
-      await sleep(50);
+      if (code === GRPC_UNAVAILABLE || code === GRPC_DEADLINE_EXCEEDED) {
+        await sleep(50);
+        continue;
+      }
+      if (err instanceof WorkflowFailedError && err.cause instanceof TerminatedFailure) {
+        // A reset terminates the run it came from and starts the new one at once.
+        const latest = await client.workflow
+          .getHandle(started.workflowId)
+          .describe()
+          .then((d) => d.runId)
+          .catch(() => runId);
+        if (latest !== runId) {
+          runId = latest;
+          handle = client.workflow.getHandle(started.workflowId, latest);
+          continue;
+        }
+      }
+      return { ok: false, error: err as Error };
     }
   }
 }

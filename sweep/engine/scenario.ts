@@ -40,6 +40,11 @@ export interface Scenario {
   otherEnd?: { expected: string };
   /** Its run could never finish (an activity kept failing after its last restart): why. */
   stuck?: Stuck;
+  /**
+   * What the engine did to the run at its kills, one line each, for rows with an operation
+   * (`SuiteRow.operation`): `reset to event 9 (last-task)`, or why it did nothing.
+   */
+  operations?: string[];
   error?: string;
   handle?: WorkflowHandle;
   /** The client of the Temporal server it ran on (the sweep's own, or one the sweep kills). */

@@ -84,7 +84,17 @@ export interface SuiteRow {
    * finishes the run. Default: only the worker dies.
    */
   serverDies?: 'worker-survives' | 'worker-dies';
+  /**
+   * What a person does to the run at each kill, once its worker is dead: `reset` it to its last
+   * workflow task before the point, or to its first (`ResetWorkflowExecution`, as `npm run reset` and
+   * `temporal workflow reset` do). The new run goes on in a fresh worker, under the same workflow id.
+   * Default none: the run only loses its worker.
+   */
+  operation?: RunOperation;
 }
+
+/** A person's operation on a run, done by the engine at a kill (`SuiteRow.operation`). */
+export type RunOperation = { kind: 'reset'; to: 'last-task' | 'first-task' };
 
 /** A run the engine started for a scenario. */
 export interface SuiteRun<R extends SuiteRow = SuiteRow> {

@@ -44,9 +44,10 @@ export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {
       expected: s.expected,
       restartPoints: s.finalPoints,
       outcome: o ?? null,
-      /** Its run could never finish: the activity that kept failing after its last restart, and how. */
       /** Why its run could never finish, with `text`, the line people read. */
       stuck: s.stuck ? { ...s.stuck, text: describeStuck(s.stuck) } : null,
+      /** What a person did to its run at its kills (a row with an operation: `reset to event 9 (last-task)`). */
+      ...(s.operations ? { operations: s.operations } : {}),
       /** How its run ended (`completed`, or `failed: ...`), and the clean run's end when it ended otherwise. */
       end: s.end ?? null,
       otherEnd: s.otherEnd ?? null,

@@ -142,7 +142,7 @@ describe('sweeping a workflow of your own with one config file', () => {
       `the config ${missing} did not load: Cannot find module './no-such-helper'`,
     );
     expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'bad-server.config.js'))).toThrow(
-      /rows: "order-bad" has serverDies "always" \(worker-survives or worker-dies, if given\)/,
+      /rows: "order-bad" has serverDies "always" \(worker-survives or worker-dies, if given\); rows: "order-bad-reset" has reset "yesterday" \(last-task or first-task, if given\)/,
     );
     expect(() => loadSweepConfig(path.join(ROOT, 'test', 'fixtures', 'configs', 'bad-timeouts.config.js'))).toThrow(
       /needs: activityTimeouts 'capped' or 'own', if given \(it is "short"\)/,

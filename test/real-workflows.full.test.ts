@@ -148,4 +148,21 @@ describe('production workflows, swept unchanged', () => {
     expect(report.rows[0]).toMatchObject({ once: 10, missing: 0, errors: 0 });
     expect(report.notes[0]).toMatch(/, timers at most 1 s /);
   }, 600_000);
+
+  test('the fixed order reset by a person at each point, to its last task and to its first: its keys come from the workflow and activity ids, which a reset keeps, so nothing is repeated', async () => {
+    const report = await runSweep({
+      suite: configSuite(path.join(ROOT, 'examples', 'order', 'reset.config.ts')),
+      twice: false,
+    });
+    expect(failures(report)).toEqual([]);
+    // Every run but the one killed before its first task completed was reset.
+    for (const row of ['order-fixed-reset-last', 'order-fixed-reset-first']) {
+      const ops = report.scenarios.filter((s) => s.row.name === row && s.pass === 'once').map((s) => s.operations);
+      expect([row, ops.filter((o) => o?.[0]?.startsWith('reset to event')).length]).toEqual([row, ops.length - 1]);
+    }
+    expect(formatTable(report.rows).split('\n').slice(1)).toEqual([
+      'order, keys the shop honours: reset to last     14      0          0     0        0        0     0       0      0',
+      'order, keys the shop honours: reset to first    14      0          0     0        0        0     0       0      0',
+    ]);
+  }, 600_000);
 });

@@ -22,6 +22,7 @@ export function configRows(config: SweepConfig, file: string): SuiteRow[] {
     ...(r.slowActivities ? { slowActivities: r.slowActivities, retries: true } : {}),
     ...(r.firstPassOnly ? { firstPassOnly: true } : {}),
     ...(r.serverDies ? { serverDies: r.serverDies } : {}),
+    ...(r.reset ? { operation: { kind: 'reset' as const, to: r.reset } } : {}),
   }));
 }
 

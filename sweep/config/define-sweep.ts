@@ -59,7 +59,9 @@ export interface SweepConfig {
    * live worker, and the audit accepts it for them alone); `firstPassOnly`: no second pass for the row;
    * `serverDies`: the Temporal server is SIGKILLed at each point instead of the worker and restarted on
    * its database file (`worker-survives`: the worker lives on, so your activities' start-to-close
-   * timeouts must outlast a batch's parking, a minute is safe; `worker-dies`: the worker dies too).
+   * timeouts must outlast a batch's parking, a minute is safe; `worker-dies`: the worker dies too);
+   * `reset`: at each point the worker dies and the run is reset, as `temporal workflow reset` does, to
+   * its last workflow task before the point or to its first; the new run goes on in a fresh worker.
    */
   rows?: Array<{
     name: string;
@@ -67,6 +69,7 @@ export interface SweepConfig {
     slowActivities?: string[];
     firstPassOnly?: boolean;
     serverDies?: 'worker-survives' | 'worker-dies';
+    reset?: 'last-task' | 'first-task';
   }>;
   /** Your workflows, as for `Worker.create`: `require.resolve('./workflows')`. */
   workflowsPath: string;

@@ -48,6 +48,11 @@ export function loadSweepConfig(file: string): { config: SweepConfig; file: stri
         `rows: ${JSON.stringify(r.name)} has serverDies ${JSON.stringify(r.serverDies)} (worker-survives or worker-dies, if given)`,
       );
     }
+    if (r?.reset !== undefined && r.reset !== 'last-task' && r.reset !== 'first-task') {
+      wrong.push(
+        `rows: ${JSON.stringify(r.name)} has reset ${JSON.stringify(r.reset)} (last-task or first-task, if given)`,
+      );
+    }
   }
   if (
     config.activityTimeouts !== undefined &&

@@ -1,4 +1,4 @@
-// `npm run save-histories`: histories of every row, each with a worker killed mid-run, for the replay test.
+// `npm run save-histories [-- --variant NAME,...]`: histories of every row (or of those named), each with a worker killed mid-run, for the replay test.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
@@ -27,14 +27,20 @@ const TELLING = [
 ];
 
 /**
- * `npm run save-histories`: runs the first pass of the sweep for every variant, and saves the history
+ * `npm run save-histories [-- --variant NAME,...]`: runs the first pass of the sweep for every variant
+ * (or the ones named, whose histories alone are replaced), and saves the history
  * of two of its scenarios per variant (killed at the first write in doubt, or the nearest telling
  * point, and at the middle of the run) into `testdata/histories/current/`. Run it after a change that is meant
  * to alter what the workflows record; `test/replay.test.ts` then guards the change that is not.
  */
 async function main(): Promise<void> {
+  // `--variant a,b`: only these rows' histories are made again; the others' stay as they are.
+  const at = process.argv.indexOf('--variant');
+  const only = at >= 0 ? process.argv[at + 1] : undefined;
+  if (at >= 0 && !only) throw new Error('usage: npm run save-histories [-- --variant NAME,...]');
+  const rows = selectRows(only);
   const report = await runSweep({
-    suite: agentSuite(selectRows()),
+    suite: agentSuite(rows),
     twice: false,
     keepServer: true,
     progress: (l) => console.error(l),
@@ -46,8 +52,11 @@ async function main(): Promise<void> {
     const bad = report.scenarios.filter((s) => s.error);
     if (bad.length > 0)
       throw new Error(`${bad.length} scenario(s) failed; no history saved: ${bad[0].id}: ${bad[0].error}`);
-    rmSync(HISTORIES_DIR, { recursive: true, force: true });
+    if (!only) rmSync(HISTORIES_DIR, { recursive: true, force: true });
     mkdirSync(HISTORIES_DIR, { recursive: true });
+    const names = new Set(rows.map((r) => r.name));
+    for (const f of readdirSync(HISTORIES_DIR))
+      if (names.has(f.replace(/-\d+\.binpb$/, ''))) rmSync(path.join(HISTORIES_DIR, f));
     // Binary protobuf: the SDK's JSON reader (`historyFromJSON`) trips over the two copies of
     // protobufjs that npm installs beside @temporalio/common and @temporalio/proto.
     const { Connection, Client } = await import('@temporalio/client');

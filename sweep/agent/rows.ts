@@ -182,13 +182,17 @@ const AGENT_KEYLESS_LOOKUP: AgentRow = {
   input: (base) => ({ ...triageRun(base), keyless: true, lookup: true }),
 };
 
-const keyedLoop: AgentRow = {
+/** The agent loop on the keyed tracker: the row the others vary. */
+const AGENT_KEYED: AgentRow = {
   name: 'agent',
-  label: 'agent loop, keyed',
+  label: 'agent loop, keyed tracker',
   workflowType: 'agentWorkflow',
   tracker: 'keyed',
   input: triageRun,
 };
+
+/** The keyed loop, named as the rows that vary it name it (`agent loop, keyed: ...`). */
+const keyedLoop: AgentRow = { ...AGENT_KEYED, label: 'agent loop, keyed' };
 
 /** Every variant, in table order: the five designs, then the agent loop and its harder cases. */
 export const AGENT_ROWS: readonly AgentRow[] = [
@@ -197,13 +201,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   design('keys', '+ idempotency keys', 'keyed'),
   design('markers', '+ attempt markers, no keys', 'keyless'),
   design('keys-markers', 'keys and markers', 'keyed'),
-  {
-    name: 'agent',
-    label: 'agent loop, keyed tracker',
-    workflowType: 'agentWorkflow',
-    tracker: 'keyed',
-    input: triageRun,
-  },
+  AGENT_KEYED,
   AGENT_KEYLESS_LOOKUP,
   {
     name: 'agent-keyless',
@@ -325,11 +323,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   // reply in history accounts for (orphans); the loop that saves the reply before any tool runs never does.
   fickle(design('turn', '', 'keyless'), 'turn-fickle', 'save once per turn: model changes its mind'),
   fickle(design('reply', '', 'keyless'), 'reply-fickle', 'save after the reply: model changes its mind'),
-  fickle(
-    { name: 'agent', label: '', workflowType: 'agentWorkflow', tracker: 'keyed', input: triageRun },
-    'agent-fickle',
-    'agent loop, keyed: model changes its mind',
-  ),
+  fickle(AGENT_KEYED, 'agent-fickle', 'agent loop, keyed: model changes its mind'),
   // A reset to the last task runs that task again from the history it keeps, the model's reply
   // included; a reset to the first throws the reply away, and the model is asked again.
   reset(keyedLoop, 'last'),

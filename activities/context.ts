@@ -20,7 +20,8 @@ export interface ActivityConfig {
 
 /** Marks a crash point of the running activity's workflow: one of the loop's, or a tool's own. */
 export function point(name: PointName | (string & {}), detail: string): Promise<void> {
-  return crashPoint(name, { workflowId: Context.current().info.workflowExecution?.workflowId ?? 'standalone', detail });
+  const run = Context.current().info.workflowExecution;
+  return crashPoint(name, { workflowId: run?.workflowId ?? 'standalone', detail, execution: run?.runId });
 }
 
 /** One tool call as its activity sees it: the point detail, its key, its cancellation, and its points. */

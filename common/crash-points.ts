@@ -36,6 +36,28 @@ export const POINTS = {
 /** The signal list of a `workflow.waiting` point whose workflow has no signal handler. */
 export const NO_SIGNALS = '(none)';
 
+/**
+ * The signal the sweep's engine sends a run to fail it for its retry policy (`SuiteRow.operation`
+ * `retry`). The crash-sweep plugin's workflow interceptor answers it by failing the run with a
+ * retryable `ApplicationFailure`, as a workflow that threw at that point would; only in a run started
+ * with {@link FAIL_FOR_RETRY_HEADER}, so that a worker that keeps the plugin outside a sweep has no
+ * signal anyone could fail its runs with.
+ */
+export const FAIL_FOR_RETRY_SIGNAL = 'crash-sweep.fail-for-retry';
+
+/** The start header of a run the sweep may fail for its retry policy (the engine adds it). */
+export const FAIL_FOR_RETRY_HEADER = 'crash-sweep-fail-for-retry';
+
+/** The failure type of a run the sweep failed for its retry policy. */
+export const FAILED_FOR_RETRY = 'CrashSweepFailedForRetry';
+
+/**
+ * What the plugin's workflow interceptor reports (through the `crashPoints` sink) as it fails an
+ * execution for the sweep's fail-for-retry signal: not a crash point, but the harness's word that this
+ * execution is done and the run's next points are its retry's.
+ */
+export const FAILED_FOR_RETRY_MARK = 'workflow.failed-for-retry';
+
 /** The name of a crash point. */
 export type PointName = keyof typeof POINTS;
 
@@ -48,6 +70,11 @@ export interface PointContext {
    * runs again passes such points again with no activity between, so a harness counts them once.
    */
   fromWorkflow?: boolean;
+  /**
+   * The Temporal run id of the execution that reached it (a workflow id names a new execution after a
+   * reset or a retry). Optional: a point without it is taken to be the workflow's current execution's.
+   */
+  execution?: string;
 }
 
 /** Called at every point; may return a promise that never settles, to park the caller until the kill. */

@@ -1,6 +1,6 @@
 // The worker's crash hook (sweep/worker/crash-worker.ts) without a server: what it counts and reports,
 // and the setup points it passes uncounted, named as the engine names them.
-import { crashPoint, setCrashHook } from '../common/crash-points';
+import { crashPoint, FAILED_FOR_RETRY_MARK, setCrashHook } from '../common/crash-points';
 import { installCrashHook } from '../sweep/worker/crash-worker';
 import { LINE_PREFIX, pointKey, samePointForEveryRun, type CrashEvent } from '../sweep/worker/line-protocol';
 
@@ -59,5 +59,31 @@ describe("the worker's crash hook", () => {
       await crashPoint('http.accepted', { workflowId: ids.workflowId, detail: `POST 127.0.0.1 /mail/${ids.tag}` });
     });
     expect(events.map((e) => e.type === 'point' && e.index)).toEqual([1, 2]);
+  });
+  test('a run the engine failed for its retry policy: its failed execution counts no point and acts on nothing more; its retry counts from 1', async () => {
+    const held: string[] = [];
+    const events = await eventsOf({ targets: {}, failing: [ids.workflowId] }, async () => {
+      const at = (name: string, execution: string, fromWorkflow = false) => {
+        const reached = crashPoint(name, { workflowId: ids.workflowId, detail: name, execution, fromWorkflow });
+        // A point that holds never settles: the activity there does nothing more.
+        return Promise.race([reached.then(() => 'passed'), new Promise((r) => setTimeout(() => r('held'), 20))]).then(
+          (how) => how === 'held' && held.push(`${execution} ${name}`),
+        );
+      };
+      // Before the mark, every point is the failed execution's (its activity timed out and was retried here).
+      await at('tool.started', 'run-1');
+      await at('workflow.decided', 'run-1', true);
+      await at(FAILED_FOR_RETRY_MARK, 'run-1', true);
+      await at('workflow.decided', 'run-1', true);
+      // The retry, and a late activity of the failed execution beside it.
+      await at('workflow.decided', 'run-2', true);
+      await at('tool.started', 'run-1');
+      await at('tool.started', 'run-2');
+    });
+    expect(held).toEqual(['run-1 tool.started', 'run-1 tool.started']);
+    expect(events.map((e) => e.type === 'point' && [e.index, e.name])).toEqual([
+      [1, 'workflow.decided'],
+      [2, 'tool.started'],
+    ]);
   });
 });

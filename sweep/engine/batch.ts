@@ -1,7 +1,6 @@
 // One batch of scenarios: its runs, its worker generations, the kills between them, and the counts at the end.
 import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, TerminatedFailure } from '@temporalio/common';
-import { resetRun, ResetTargetError } from '../../common/operations';
 import { auditHistory, type GenerationRecord } from './audit';
 import type { KillTarget } from '../worker/line-protocol';
 import { Generation, type GenerationEnv } from './generation';
@@ -12,6 +11,7 @@ import type { BatchPlan, SuiteRow, SuiteRun, SweepSuite } from './suite';
 import type { BatchTemporal } from './killable-server-host';
 import { cpuSeconds, type Timings } from './timings';
 import { describeStuck, findStuck, type QuietRuns } from './stuck';
+import { clientMarkingRetries, operate } from './operations';
 
 /** What one batch needs besides its scenarios. */
 export interface BatchContext {
@@ -92,10 +92,19 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
     for (const s of batch) if (!s.error && s.kills.length > round) targets[s.workflowId] = s.kills[round];
     return targets;
   };
+  // The runs the engine fails for their retry policy at the kill before a round's generation.
+  const failingAt = (round: number) =>
+    batch
+      .filter((s) => round > 0 && s.kills.length >= round && s.row.operation?.kind === 'retry')
+      .map((s) => s.workflowId);
   const generations: Generation[] = [];
   const launch = (round: number) => {
     ctx.counter.generations += 1;
-    const gen = new Generation(env, { targets: targetsOf(round), faults, uncounted }, String(ctx.counter.generations));
+    const gen = new Generation(
+      env,
+      { targets: targetsOf(round), faults, uncounted, failing: failingAt(round) },
+      String(ctx.counter.generations),
+    );
     gen.onEvent((workflowId, event) => {
       const run = runsOf.get(workflowId);
       if (run && (event.type === 'point' || event.type === 'parked')) suite.onPoint?.(run, event);
@@ -143,17 +152,15 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
       // The generation loaded ahead connects to the server (and checks its namespace) as it starts: a
       // server killed before then would make it exit. Once connected, it reconnects to the restarted one.
       if (serverDies && next !== gen) await timings.time('launch', () => next.ready);
-      await timings.time('kill', () =>
-        endRound(gen, serverDies, temporal, timings, () => batch.filter((s) => !runs.ended.has(s.workflowId))),
-      );
-      // A person's operation on each run that was killed at its point (`SuiteRow.operation`).
-      await timings.time('kill', () =>
-        operate(
+      await timings.time('kill', async () => {
+        await endRound(gen, serverDies, temporal, timings, () => batch.filter((s) => !runs.ended.has(s.workflowId)));
+        // The operation on each run that was killed at its point (a reset, a failure for a retry: `SuiteRow.operation`).
+        await operate(
           killed.filter((s) => s.row.operation && gen.parked.has(s.workflowId) && !runs.ended.has(s.workflowId)),
           temporal.client,
           round,
-        ),
-      );
+        );
+      });
       checkLandings(killed, gen, round);
       if (!workerDies) gen.resume(targetsOf(round + 1));
     }
@@ -217,29 +224,6 @@ async function endRound(
   if (serverDies !== 'worker-survives') await moveOffDeadWorker(temporal.client, unfinished());
 }
 
-/**
- * Does each run's row's operation to it, its worker dead: resets it to its last workflow task, or its
- * first (the new run is watched by `resultOf`). A run that has completed no workflow task has nothing
- * to reset to: it goes on as after a kill, and says so.
- */
-async function operate(runs: Scenario[], client: Client, round: number): Promise<void> {
-  await Promise.all(
-    runs.map(async (s) => {
-      const op = s.row.operation!;
-      try {
-        const done = await resetRun(client, s.workflowId, {
-          to: op.to,
-          reason: `crash sweep: ${s.id}, at kill ${round + 1}`,
-        });
-        (s.operations ??= []).push(`reset to event ${done.eventId} (${op.to})`);
-      } catch (err) {
-        if (!(err instanceof ResetTargetError)) throw err;
-        (s.operations ??= []).push(`no reset: ${err.message}`);
-      }
-    }),
-  );
-}
-
 /** The end of a run that completed (`Scenario.end`). */
 export const COMPLETED = 'completed';
 
@@ -277,7 +261,7 @@ async function startRuns(
     const run = runsOf.get(s.workflowId)!;
     s.taskQueue = run.taskQueue;
     s.client = client;
-    s.handle = await suite.start(client, run);
+    s.handle = await suite.start(s.row.operation?.kind === 'retry' ? clientMarkingRetries(client) : client, run);
     if (s.handle.workflowId !== s.workflowId)
       throw new Error(`the suite started ${s.handle.workflowId}, not the run's workflow id ${s.workflowId}`);
     // A run that ends while it should be parked is a kill that did not land: its end is watched from the start.

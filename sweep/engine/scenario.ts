@@ -42,7 +42,8 @@ export interface Scenario {
   stuck?: Stuck;
   /**
    * What the engine did to the run at its kills, one line each, for rows with an operation
-   * (`SuiteRow.operation`): `reset to event 9 (last-task)`, or why it did nothing.
+   * (`SuiteRow.operation`): `reset to event 9 (last-task)`, `failed for its retry policy`, or why it
+   * did nothing.
    */
   operations?: string[];
   error?: string;

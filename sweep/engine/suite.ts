@@ -85,16 +85,20 @@ export interface SuiteRow {
    */
   serverDies?: 'worker-survives' | 'worker-dies';
   /**
-   * What a person does to the run at each kill, once its worker is dead: `reset` it to its last
-   * workflow task before the point, or to its first (`ResetWorkflowExecution`, as `npm run reset` and
-   * `temporal workflow reset` do). The new run goes on in a fresh worker, under the same workflow id.
-   * Default none: the run only loses its worker.
+   * What happens to the run at each kill, once its worker is dead. The new run goes on in a fresh
+   * worker, under the same workflow id. Default none: the run only loses its worker.
+   * - `reset`: a person resets it to its last workflow task before the point, or to its first
+   *   (`ResetWorkflowExecution`, as `npm run reset` and `temporal workflow reset` do).
+   * - `retry`: it fails (the engine signals it; the crash-sweep plugin's workflow interceptor throws a
+   *   retryable `ApplicationFailure` in its next workflow task), and its retry policy starts it over
+   *   with the same input. The suite must start the row's runs with a retry policy (`start` gets a
+   *   client that marks them for the interceptor).
    */
   operation?: RunOperation;
 }
 
-/** A person's operation on a run, done by the engine at a kill (`SuiteRow.operation`). */
-export type RunOperation = { kind: 'reset'; to: 'last-task' | 'first-task' };
+/** What happens to a run at a kill, done by the engine (`SuiteRow.operation`). */
+export type RunOperation = { kind: 'reset'; to: 'last-task' | 'first-task' } | { kind: 'retry' };
 
 /** A run the engine started for a scenario. */
 export interface SuiteRun<R extends SuiteRow = SuiteRow> {

@@ -77,7 +77,11 @@ function detailOf(ctx: Context, method: string, host: string, path: string, rpc 
 
 function accepted(ctx: Context, detail: string): void {
   const hold: Hold = {
-    point: crashPoint('http.accepted', { workflowId: ctx.info.workflowExecution?.workflowId ?? '', detail }),
+    point: crashPoint('http.accepted', {
+      workflowId: ctx.info.workflowExecution?.workflowId ?? '',
+      detail,
+      execution: ctx.info.workflowExecution?.runId,
+    }),
     settled: false,
   };
   hold.point.then(

@@ -31,7 +31,11 @@ export interface CrashSweepPluginOptions {
 const activityPoints: ActivityInterceptorsFactory = (ctx) => ({
   inbound: {
     async execute(input, next) {
-      const where = { workflowId: ctx.info.workflowExecution?.workflowId ?? '', detail: ctx.info.activityType };
+      const where = {
+        workflowId: ctx.info.workflowExecution?.workflowId ?? '',
+        detail: ctx.info.activityType,
+        execution: ctx.info.workflowExecution?.runId,
+      };
       await crashPoint('activity.started', where);
       const result = await next(input);
       await crashPoint('activity.returned', where);
@@ -101,7 +105,12 @@ export function crashSweepPlugin(options: CrashSweepPluginOptions = {}): WorkerP
             reached: {
               // Awaited before the workflow task is reported, so a harness can park a decided task here.
               fn: (info, name: string, detail: string) =>
-                crashPoint(name as PointName, { workflowId: info.workflowId, detail, fromWorkflow: true }),
+                crashPoint(name as PointName, {
+                  workflowId: info.workflowId,
+                  detail,
+                  fromWorkflow: true,
+                  execution: info.runId,
+                }),
               callDuringReplay: false,
             },
           },

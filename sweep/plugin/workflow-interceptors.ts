@@ -1,8 +1,14 @@
 // Not a workflow, just interceptors: `workflow.decided` (and `workflow.waiting`) at the end of an activation.
-import type { Payload } from '@temporalio/common';
-import type { WorkflowInterceptorsFactory } from '@temporalio/workflow';
+import { ApplicationFailure, type Payload } from '@temporalio/common';
+import { defineSignal, setHandler, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import { maybeGetActivator } from '@temporalio/workflow/lib/global-attributes';
-import { NO_SIGNALS } from '../../common/crash-points';
+import {
+  FAIL_FOR_RETRY_HEADER,
+  FAIL_FOR_RETRY_SIGNAL,
+  FAILED_FOR_RETRY,
+  FAILED_FOR_RETRY_MARK,
+  NO_SIGNALS,
+} from '../../common/crash-points';
 import { crashPoints } from '../../common/crash-sink';
 import {
   ACTIVITY_CAPS_HEADER,
@@ -36,7 +42,20 @@ function waitingFor(): string[] | null {
   const inFlight = ['activity', 'childWorkflowComplete', 'childWorkflowStart'].some(
     (k) => (activator.completions?.[k]?.size ?? 0) > 0,
   );
-  return inFlight ? null : [...(activator.signalHandlers?.keys() ?? [])].sort();
+  return inFlight
+    ? null
+    : [...(activator.signalHandlers?.keys() ?? [])].filter((s) => s !== FAIL_FOR_RETRY_SIGNAL).sort();
+}
+
+/** Fails the run, retryably, when the sweep's engine says so (`FAIL_FOR_RETRY_SIGNAL`). */
+function failForRetryOnSignal(): void {
+  setHandler(defineSignal<[string]>(FAIL_FOR_RETRY_SIGNAL), (reason) => {
+    crashPoints.reached(FAILED_FOR_RETRY_MARK, reason);
+    throw ApplicationFailure.retryable(
+      `failed by the crash sweep for the run's retry policy: ${reason}`,
+      FAILED_FOR_RETRY,
+    );
+  });
 }
 
 /**
@@ -55,6 +74,9 @@ function waitingFor(): string[] | null {
  * A run the sweep started carries its activity caps in a start header (`activity-caps.ts`): every
  * activity it schedules gets timeouts and retry waits no longer than those, every timer it starts is
  * no longer than the timer cap, and its children and its continued run carry the header on. A run without the header is not touched.
+ *
+ * A run started with the fail-for-retry header (the engine's, for rows whose operation is `retry`)
+ * fails, retryably, when it gets the engine's fail-for-retry signal: its retry policy starts it over.
  */
 export function decisionPoints(waits: boolean): WorkflowInterceptorsFactory {
   return () => {
@@ -70,6 +92,7 @@ export function decisionPoints(waits: boolean): WorkflowInterceptorsFactory {
           execute(input, next) {
             caps = capsFromHeaders(input.headers);
             header = caps ? input.headers[ACTIVITY_CAPS_HEADER] : undefined;
+            if (input.headers[FAIL_FOR_RETRY_HEADER]) failForRetryOnSignal();
             return next(input);
           },
         },

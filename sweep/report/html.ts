@@ -177,7 +177,7 @@ document.addEventListener('click', (event) => {
   const killed = s.landed.map((p, k) => (k + 1) + '. ' + p.name + ' ' + p.detail).join('\\n');
   detail.innerHTML = '<h3>' + text(s.id) + '</h3>'
     + '<p>killed at:</p><pre>' + text(killed) + '</pre>'
-    + (s.operations ? '<p>then a person:</p><pre>' + text(s.operations.join('\\n')) + '</pre>' : '')
+    + (s.operations ? '<p>then, at each kill:</p><pre>' + text(s.operations.join('\\n')) + '</pre>' : '')
     + '<p>counts:</p><pre>' + text(JSON.stringify(s.outcome, null, 1)) + '</pre>'
     + (s.stuck ? '<p>stuck:</p><pre>' + text(s.stuck.text) + '</pre>' : '')
     + (s.otherEnd ? '<p>ended:</p><pre>' + text(s.end + ' (its clean run: ' + s.otherEnd.expected + ')') + '</pre>' : '')

@@ -46,7 +46,7 @@ export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {
       outcome: o ?? null,
       /** Why its run could never finish, with `text`, the line people read. */
       stuck: s.stuck ? { ...s.stuck, text: describeStuck(s.stuck) } : null,
-      /** What a person did to its run at its kills (a row with an operation: `reset to event 9 (last-task)`). */
+      /** What was done to its run at its kills (a row with an operation: `reset to event 9 (last-task)`, `failed for its retry policy`). */
       ...(s.operations ? { operations: s.operations } : {}),
       /** How its run ended (`completed`, or `failed: ...`), and the clean run's end when it ended otherwise. */
       end: s.end ?? null,

@@ -7,7 +7,7 @@ import {
   type Worker,
   type WorkerOptions,
 } from '@temporalio/worker';
-import { setCrashHook } from '../../common/crash-points';
+import { FAILED_FOR_RETRY_MARK, setCrashHook } from '../../common/crash-points';
 import { LINE_PREFIX, matches, pointKey, samePointForEveryRun, type CrashEvent, type CrashPlan } from './line-protocol';
 import { FINISHING_WORKFLOW_TASKS, SWEEP_WORKER_TUNING } from './tuning';
 
@@ -59,7 +59,21 @@ export function installCrashHook(plan: CrashPlan): CrashHookControl {
     Object.entries(plan.uncounted ?? {}).map(([id, { ids, points }]) => [id, { ids, points: new Set(points) }]),
   );
 
-  setCrashHook((name, { workflowId, detail, fromWorkflow }) => {
+  // The runs the engine failed for their retry policy: the execution it failed, once the plugin marks
+  // it (`null` until then: every point is that execution's, since its retry starts only after it).
+  const failing = new Map<string, string | null>((plan.failing ?? []).map((id) => [id, null]));
+
+  setCrashHook((name, { workflowId, detail, fromWorkflow, execution }) => {
+    if (failing.has(workflowId)) {
+      const failed = failing.get(workflowId);
+      if (name === FAILED_FOR_RETRY_MARK && failed === null) {
+        failing.set(workflowId, execution ?? '');
+        return;
+      }
+      // The failed execution: its workflow tasks go on (its last one fails it), its activities stop here.
+      if (failed === null || (execution !== undefined && execution === failed))
+        return fromWorkflow ? undefined : new Promise<void>(() => {});
+    }
     // A kept connection's setup, which only the first run of a process reaches: passed, not counted.
     const own = uncounted.get(workflowId);
     const setup = own?.points.has(pointKey(samePointForEveryRun({ name, detail }, own.ids)));

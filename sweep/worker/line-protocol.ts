@@ -27,6 +27,15 @@ export interface CrashPlan {
    * is named by {@link pointKey} of {@link samePointForEveryRun}, with the run's own ids.
    */
   uncounted?: Record<string, { ids: RunIds; points: string[] }>;
+  /**
+   * Workflows the engine failed for their retry policy at the kill before this process
+   * (`SuiteRow.operation` `retry`). The execution it failed is over at its point: until the plugin
+   * marks it failed (`FAILED_FOR_RETRY_MARK`), and afterwards for its Temporal run id, its points pass
+   * uncounted in workflow code (its last task must fail it) and hold forever in an activity (it acts
+   * on nothing more). The workflow's points in this process are its retry's alone, whatever the
+   * dead execution's timeouts and the signal's arrival did first.
+   */
+  failing?: string[];
 }
 
 /** A run's own ids, as a point's detail may carry them. */

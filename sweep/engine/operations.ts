@@ -1,0 +1,67 @@
+// A person's (or a retry policy's) operations on a run at a kill, done by the engine once its worker is dead.
+import { Client, type WorkflowClientInterceptor } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { FAIL_FOR_RETRY_HEADER, FAIL_FOR_RETRY_SIGNAL } from '../../common/crash-points';
+import { resetRun, ResetTargetError } from '../../common/operations';
+import type { Scenario } from './scenario';
+
+/**
+ * Does each run's row's operation to it, its worker dead (`SuiteRow.operation`):
+ * - `reset`: resets it to its last workflow task, or its first (the new run is watched by `resultOf`).
+ *   A run that has completed no workflow task has nothing to reset to: it goes on as after a kill, and
+ *   says so.
+ * - `retry`: signals it to fail (the plugin's workflow interceptor throws a retryable failure in its
+ *   next workflow task, in the fresh worker), and its retry policy starts it over under the same
+ *   workflow id, with the same input.
+ */
+export async function operate(runs: Scenario[], client: Client, round: number): Promise<void> {
+  const reason = (s: Scenario) => `crash sweep: ${s.id}, at kill ${round + 1}`;
+  await Promise.all(
+    runs.map(async (s) => {
+      const op = s.row.operation!;
+      if (op.kind === 'retry') {
+        await client.workflow.getHandle(s.workflowId).signal(FAIL_FOR_RETRY_SIGNAL, reason(s));
+        (s.operations ??= []).push('failed for its retry policy');
+        return;
+      }
+      try {
+        const done = await resetRun(client, s.workflowId, { to: op.to, reason: reason(s) });
+        (s.operations ??= []).push(`reset to event ${done.eventId} (${op.to})`);
+      } catch (err) {
+        if (!(err instanceof ResetTargetError)) throw err;
+        (s.operations ??= []).push(`no reset: ${err.message}`);
+      }
+    }),
+  );
+}
+
+const failForRetryHeader = defaultPayloadConverter.toPayload(true);
+
+/** Adds the fail-for-retry header to every workflow a client starts. */
+const markForRetry: WorkflowClientInterceptor = {
+  startWithDetails: (input, next) =>
+    next({ ...input, headers: { ...input.headers, [FAIL_FOR_RETRY_HEADER]: failForRetryHeader } }),
+  signalWithStart: (input, next) =>
+    next({ ...input, headers: { ...input.headers, [FAIL_FOR_RETRY_HEADER]: failForRetryHeader } }),
+};
+
+const marked = new WeakMap<Client, Client>();
+
+/**
+ * A client like `client` whose runs the engine may fail for their retry policy (they carry the
+ * fail-for-retry header, which the plugin looks for): what a suite gets to start a row whose
+ * operation is `retry`.
+ */
+export function clientMarkingRetries(client: Client): Client {
+  let made = marked.get(client);
+  if (!made) {
+    made = new Client({
+      connection: client.connection,
+      namespace: client.options.namespace,
+      dataConverter: client.options.dataConverter,
+      interceptors: { workflow: [markForRetry] },
+    });
+    marked.set(client, made);
+  }
+  return made;
+}

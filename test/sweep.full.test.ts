@@ -3,7 +3,7 @@
 // about. The designs it is compared with, the person who answers wrong and the model that changes its
 // mind are killed once there: their first pass already shows what each row is for, and killing them twice
 // too would take CI past its hour. `npm run test:table` (WHOLE_TABLE=1) kills every row twice and checks
-// the whole golden table (about 38 minutes on a 2-core machine). `npm test` sweeps the agent loop's row
+// the whole golden table (about 70 minutes on a 2-core machine). `npm test` sweeps the agent loop's row
 // once (sweep.golden.test.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -155,6 +155,27 @@ describe(`crash sweep: every variant killed at every recorded point, ${wholeTabl
       expect([name, rows[name].orphans > 0]).toEqual([name, true]);
     for (const name of ['agent-keyless-lookup-reset-first', 'reply-reset-first'])
       expect([name, rows[name].dups > 0, rows[name].orphans]).toEqual([name, true, 0]);
+  });
+
+  test('the run fails and its retry policy starts it over: the same damage as a reset to the first task', () => {
+    expect([rows['agent-retried'].dups, rows['agent-retried'].missing, rows['agent-retried'].orphans]).toEqual([
+      0, 0, 0,
+    ]);
+    for (const name of ['agent-retried-fickle', 'agent-keyless-lookup-retried-fickle', 'reply-retried-fickle'])
+      expect([name, rows[name].orphans > 0]).toEqual([name, true]);
+    for (const name of ['agent-keyless-lookup-retried', 'reply-retried'])
+      expect([name, rows[name].dups > 0, rows[name].orphans]).toEqual([name, true, 0]);
+    // Killed once, a retried run and a run reset to its first task start over from the same input.
+    const firstPass = Object.fromEntries(report.firstPass.map((r) => [r.name, r]));
+    const counts = ({ once, withDups, dups, missing, orphans, asks, callsExtra }: Row) =>
+      JSON.stringify({ once, withDups, dups, missing, orphans, asks, callsExtra });
+    for (const base of ['agent', 'agent-keyless-lookup', 'reply'])
+      for (const model of ['', '-fickle'])
+        expect([base, model, counts(firstPass[`${base}-retried${model}`])]).toEqual([
+          base,
+          model,
+          counts(firstPass[`${base}-reset-first${model}`]),
+        ]);
   });
 
   test('a person who denies: nothing of a denied call happens (the tracker keeps no row of the run), and no approval is asked twice', () => {

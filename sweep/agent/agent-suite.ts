@@ -1,5 +1,6 @@
 // The agent loop and the five designs as a suite of the sweep engine: how runs start, how they are counted.
 import type { WorkflowStartOptions } from '@temporalio/client';
+import type { RetryPolicy } from '@temporalio/common';
 import { countEffects, TRIAGE_EFFECTS } from './effects';
 import { effectsInHistory } from './history-effects';
 import type { GenerationEnv } from '../engine/generation';
@@ -21,12 +22,20 @@ import { TRIAGE_INSTRUCTIONS } from '../../examples/triage/tools';
 
 const TASK = 'Checkout returns 500 when a coupon is applied';
 
+/**
+ * The retry policy of a run in a row whose run fails at each kill (`RETRY_GROUP`): started over soon,
+ * and more times than any scenario kills it.
+ */
+const RUN_RETRY: RetryPolicy = { initialInterval: '100ms', maximumAttempts: 10 };
+
 /** How the sweep starts an agent run: the scripted task, the sweep's short timeouts. */
 export function runOptions(run: SuiteRun<AgentRow>, trackerUrl: string): WorkflowStartOptions {
   return {
     taskQueue: run.taskQueue,
     workflowId: run.workflowId,
     workflowTaskTimeout: run.row.workflowTaskTimeout ?? SWEEP_WORKFLOW_TASK_TIMEOUT,
+    // An agent run has no retry policy of its own: a row whose run fails to be retried gives it one.
+    ...(run.row.operation?.kind === 'retry' ? { retry: RUN_RETRY } : {}),
     args: [
       run.row.input({
         runId: run.runId,

@@ -173,6 +173,23 @@ const reset = (v: AgentRow, to: 'last' | 'first', fickleModel = false): AgentRow
   group: RESET_GROUP,
 });
 
+/** The group of rows whose run fails at each point, once its worker is dead, and is retried by its policy. */
+export const RETRY_GROUP = 'the run fails and its retry policy starts it over';
+
+/**
+ * A row of {@link RETRY_GROUP}: the run has a retry policy (the agent's runs have none by default) and
+ * fails at each point; Temporal starts it over with the same input, under the same workflow id, and it
+ * asks the model again. `fickle`: a model that answers a conversation asked again with other calls.
+ */
+const retried = (v: AgentRow, fickleModel = false): AgentRow => ({
+  ...v,
+  name: `${v.name}-retried${fickleModel ? '-fickle' : ''}`,
+  label: `${v.label}: ${fickleModel ? 'fickle, ' : ''}run retried`,
+  operation: { kind: 'retry' },
+  ...(fickleModel ? { model: 'fickle' as const, expects: 'history' as const } : {}),
+  group: RETRY_GROUP,
+});
+
 /** The agent loop on the keyless tracker, asking it whether a call happened. */
 const AGENT_KEYLESS_LOOKUP: AgentRow = {
   name: 'agent-keyless-lookup',
@@ -334,6 +351,12 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   reset(AGENT_KEYLESS_LOOKUP, 'first', true),
   reset(design('reply', 'save after the reply', 'keyless'), 'first'),
   reset(design('reply', 'save after the reply', 'keyless'), 'first', true),
+  retried(keyedLoop),
+  retried(keyedLoop, true),
+  retried(AGENT_KEYLESS_LOOKUP),
+  retried(AGENT_KEYLESS_LOOKUP, true),
+  retried(design('reply', 'save after the reply', 'keyless')),
+  retried(design('reply', 'save after the reply', 'keyless'), true),
 ];
 
 /** The variants named in a comma-separated list, or all of them; an unknown name is an error that lists the known ones. */

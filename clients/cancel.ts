@@ -1,4 +1,4 @@
-// `npm run cancel`: a person asks a run to cancel; its own clean-up runs.
+// `npm run cancel`: a person asks a run to cancel; its workflow's own clean-up runs, if it has any.
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { withClient } from './connect';
 import { cancelRun } from '../common/operations';
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const [workflowId] = positionals;
   await withClient(async ({ client }) => {
     const { runId } = await cancelRun(client, workflowId);
-    console.log(`asked ${workflowId} (run ${runId}) to cancel: its clean-up runs, and npm run status shows its end`);
+    console.log(`asked ${workflowId} (run ${runId}) to cancel: npm run status shows how it ended`);
   });
 }
 

@@ -4,7 +4,7 @@ import { key } from '../common/key';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { pendingQuery } from '../workflows/signals';
 import { listWaitingRuns } from './agent-client';
-import { describeReset, resetsOf } from '../common/operations';
+import { describeReset, describeRetry, resetsOf, retryOf } from '../common/operations';
 import { waitingRun, withClient } from './connect';
 
 const USAGE = 'npm run status -- [WORKFLOW_ID] [--json]';
@@ -54,11 +54,13 @@ async function main(): Promise<void> {
     const pending = await client
       .withDeadline(Date.now() + QUERY_WAIT_MS, () => handle.query(pendingQuery))
       .catch(() => null);
+    const events = (await handle.fetchHistory()).events ?? [];
     if (values.json) {
-      const resets = resetsOf((await handle.fetchHistory()).events ?? []);
+      const resets = resetsOf(events);
+      const retry = retryOf(events);
       console.log(
         JSON.stringify(
-          { workflowId, status, workerAnswered: pending !== null, resets, ...(pending ?? waiting) },
+          { workflowId, status, workerAnswered: pending !== null, resets, retry, ...(pending ?? waiting) },
           null,
           2,
         ),
@@ -66,8 +68,10 @@ async function main(): Promise<void> {
       return;
     }
     console.log(`${workflowId}: ${status.toLowerCase()}${pending ? `, run id ${pending.runId}` : ''}`);
-    // A run a person reset: from which execution, and what it carried over.
-    for (const r of resetsOf((await handle.fetchHistory()).events ?? [])) console.log(describeReset(r));
+    // A run its retry policy started over, and a run a person reset: from which execution, and what it carried over.
+    const retry = retryOf(events);
+    if (retry) console.log(describeRetry(retry));
+    for (const r of resetsOf(events)) console.log(describeReset(r));
     if (!pending)
       console.log(`no worker answered within ${QUERY_WAIT_MS / 1000} s: what the run waits for, from its memo`);
     const { approvals, questions } = pending ?? waiting;

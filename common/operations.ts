@@ -1,4 +1,4 @@
-// A person's operations on a run (reset it to an earlier workflow task, or cancel it) and what a reset carried over: used by the clients (`npm run reset`, `cancel`, `status`) and by the sweep's engine.
+// A person's operations on a run (reset it to an earlier workflow task, or cancel it), what a reset carried over and which attempt of a retried run it is: used by the clients (`npm run reset`, `cancel`, `status`) and by the sweep's engine.
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -6,7 +6,7 @@ import { eventTypeName } from './history-events';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 type EventId = NonNullable<temporal.api.workflowservice.v1.IResetWorkflowExecutionRequest['workflowTaskFinishEventId']>;
-const { EventType, WorkflowTaskFailedCause } = temporal.api.enums.v1;
+const { ContinueAsNewInitiator, EventType, WorkflowTaskFailedCause } = temporal.api.enums.v1;
 
 /**
  * Where a reset goes back to: the end of the run's last workflow task, of its first (the run starts
@@ -104,8 +104,9 @@ export async function resetRun(
 }
 
 /**
- * Asks a run to cancel: its workflow sees the cancellation and runs its own clean-up (an agent run
- * settles what it has in flight first). Returns the run it asked.
+ * Asks a run to cancel: its workflow sees the cancellation and runs its own clean-up, if it has any.
+ * An agent run has none: it ends cancelled at once, and a call it had in flight is asked to cancel
+ * with its outcome unknown. Returns the run it asked.
  */
 export async function cancelRun(client: Client, workflowId: string): Promise<{ workflowId: string; runId: string }> {
   const runId = await currentRunId(client, workflowId);
@@ -174,4 +175,31 @@ export function describeReset(r: ResetRecord): string {
     n(r.carried.timers, 'fired timer', 'fired timers'),
   ].join(', ');
   return `reset from run ${r.fromRunId} at event ${r.atEventId}${r.reason ? ` (${r.reason})` : ''}: carried ${carried}${reapplied}`;
+}
+
+/** A run its retry policy started over: which attempt it is, after which run, and how that run failed. */
+export interface RetryRecord {
+  attempt: number;
+  fromRunId: string;
+  failure: string;
+}
+
+/**
+ * Whether a run is a retry of an earlier one, read from its first event (the server records the
+ * attempt, the run it continues and that run's failure); `null` for a first attempt, a continued-as-new
+ * run or a reset run. A retried run starts over from its input: it keeps nothing the earlier run did.
+ */
+export function retryOf(events: readonly HistoryEvent[]): RetryRecord | null {
+  const started = events[0]?.workflowExecutionStartedEventAttributes;
+  if (started?.initiator !== ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_RETRY) return null;
+  return {
+    attempt: started.attempt ?? 1,
+    fromRunId: started.continuedExecutionRunId ?? '',
+    failure: started.continuedFailure?.message ?? '',
+  };
+}
+
+/** One line for `npm run status`: `attempt 2, started over by its retry policy after run X failed: ...`. */
+export function describeRetry(r: RetryRecord): string {
+  return `attempt ${r.attempt}, started over by its retry policy after run ${r.fromRunId} failed${r.failure ? `: ${r.failure}` : ''}; it carried nothing over`;
 }

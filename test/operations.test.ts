@@ -1,8 +1,8 @@
 // A person's operations, as pure logic over a history: where a reset goes back to, and what a reset run carried over.
 import { temporal } from '@temporalio/proto';
-import { describeReset, parseResetTarget, resetEventId, resetsOf } from '../common/operations';
+import { describeReset, describeRetry, parseResetTarget, resetEventId, resetsOf, retryOf } from '../common/operations';
 
-const { EventType, WorkflowTaskFailedCause } = temporal.api.enums.v1;
+const { ContinueAsNewInitiator, EventType, WorkflowTaskFailedCause } = temporal.api.enums.v1;
 type Event = temporal.api.history.v1.IHistoryEvent;
 
 let id = 0;
@@ -75,5 +75,32 @@ describe('what a reset run carried over', () => {
       'reset from run run-1 at event 11 (a wrong prompt): carried 1 completed activity, 1 signal, 0 fired timers; 1 signal applied again',
     );
     expect(resetsOf(history())).toEqual([]);
+  });
+});
+
+describe('which attempt of a retried run it is', () => {
+  test("read from its first event: the attempt, the run it continues and that run's failure; none for a first attempt or a continued run", () => {
+    const started = (attrs: temporal.api.history.v1.IWorkflowExecutionStartedEventAttributes) => [
+      ev(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, { workflowExecutionStartedEventAttributes: attrs }),
+    ];
+    const retried = started({
+      initiator: ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_RETRY,
+      attempt: 2,
+      continuedExecutionRunId: 'run-1',
+      continuedFailure: { message: 'the tracker was down' },
+    });
+    expect(retryOf(retried)).toEqual({ attempt: 2, fromRunId: 'run-1', failure: 'the tracker was down' });
+    expect(describeRetry(retryOf(retried)!)).toBe(
+      'attempt 2, started over by its retry policy after run run-1 failed: the tracker was down; it carried nothing over',
+    );
+    expect(retryOf(history())).toBeNull();
+    expect(
+      retryOf(
+        started({
+          initiator: ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_WORKFLOW,
+          continuedExecutionRunId: 'run-1',
+        }),
+      ),
+    ).toBeNull();
   });
 });

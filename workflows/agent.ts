@@ -1,5 +1,12 @@
 // The agent loop: the model's reply into history, then each tool call as its own activity, until the model answers.
-import { ApplicationFailure, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  continueAsNew,
+  isCancellation,
+  patched,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { agentActivities } from './agent-activities';
 import { approvalGate } from './approvals';
 import { contextProblem, NO_TOOLS } from './run-input';
@@ -66,6 +73,8 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
       ...(input.context && servers.length ? { contextKeys: Object.keys(input.context) } : {}),
     };
     specs = await activities.listTools(request).catch((err: Error) => {
+      // A run cancelled while its tools were being listed ends cancelled, not as a run with no tools.
+      if (isCancellation(err)) throw err;
       const why = (err.cause as Error | undefined)?.message ?? err.message;
       const named = [
         ...(input.tools?.length ? [`registered tools ${input.tools.join(', ')}`] : []),

@@ -58,6 +58,13 @@ export const FAILED_FOR_RETRY = 'CrashSweepFailedForRetry';
  */
 export const FAILED_FOR_RETRY_MARK = 'workflow.failed-for-retry';
 
+/**
+ * What the plugin's workflow interceptor reports (through the `crashPoints` sink) when a run's
+ * workflow task carries a request to cancel it: not a crash point, but the harness's word that the
+ * run has seen the cancel, and what it does next is its own clean-up.
+ */
+export const CANCEL_SEEN_MARK = 'workflow.cancel-seen';
+
 /** The name of a crash point. */
 export type PointName = keyof typeof POINTS;
 

@@ -1,6 +1,6 @@
 // The worker's crash hook (sweep/worker/crash-worker.ts) without a server: what it counts and reports,
 // and the setup points it passes uncounted, named as the engine names them.
-import { crashPoint, FAILED_FOR_RETRY_MARK, setCrashHook } from '../common/crash-points';
+import { CANCEL_SEEN_MARK, crashPoint, FAILED_FOR_RETRY_MARK, setCrashHook } from '../common/crash-points';
 import { installCrashHook } from '../sweep/worker/crash-worker';
 import { LINE_PREFIX, pointKey, samePointForEveryRun, type CrashEvent } from '../sweep/worker/line-protocol';
 
@@ -62,7 +62,7 @@ describe("the worker's crash hook", () => {
   });
   test('a run the engine failed for its retry policy: its failed execution counts no point and acts on nothing more; its retry counts from 1', async () => {
     const held: string[] = [];
-    const events = await eventsOf({ targets: {}, failing: [ids.workflowId] }, async () => {
+    const events = await eventsOf({ targets: {}, operated: { [ids.workflowId]: 'retry' } }, async () => {
       const at = (name: string, execution: string, fromWorkflow = false) => {
         const reached = crashPoint(name, { workflowId: ids.workflowId, detail: name, execution, fromWorkflow });
         // A point that holds never settles: the activity there does nothing more.
@@ -85,5 +85,41 @@ describe("the worker's crash hook", () => {
       [1, 'workflow.decided'],
       [2, 'tool.started'],
     ]);
+  });
+
+  test('a run the engine cancelled: nothing of it acts until it has seen the cancel; then its clean-up counts as usual', async () => {
+    const held: string[] = [];
+    const events = await eventsOf({ targets: {}, operated: { [ids.workflowId]: 'cancel' } }, async () => {
+      const at = (name: string, fromWorkflow = false) => {
+        const reached = crashPoint(name, {
+          workflowId: ids.workflowId,
+          detail: name,
+          execution: 'run-1',
+          fromWorkflow,
+        });
+        return Promise.race([reached.then(() => 'passed'), new Promise((r) => setTimeout(() => r('held'), 20))]).then(
+          (how) => how === 'held' && held.push(name),
+        );
+      };
+      // The dead worker's model call, tried again here before the run saw the cancel.
+      await at('model.started');
+      await at(CANCEL_SEEN_MARK, true);
+      await at('workflow.decided', true);
+      await at('cleanup.started');
+    });
+    expect(held).toEqual(['model.started']);
+    expect(events.map((e) => e.type === 'point' && [e.index, e.name])).toEqual([
+      [1, 'workflow.decided'],
+      [2, 'cleanup.started'],
+    ]);
+  });
+
+  test('the marks are never points, in a run the engine did nothing to', async () => {
+    const events = await eventsOf({ targets: {} }, async () => {
+      await crashPoint(CANCEL_SEEN_MARK, { workflowId: ids.workflowId, detail: '', fromWorkflow: true });
+      await crashPoint(FAILED_FOR_RETRY_MARK, { workflowId: ids.workflowId, detail: '', fromWorkflow: true });
+      await crashPoint('workflow.decided', { workflowId: ids.workflowId, detail: 'x', fromWorkflow: true });
+    });
+    expect(events.map((e) => e.type === 'point' && [e.index, e.name])).toEqual([[1, 'workflow.decided']]);
   });
 });

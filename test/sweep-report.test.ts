@@ -29,7 +29,7 @@ function scenario(
     finalPoints: [],
     ...(outcome === null
       ? { error: 'kill 1 never landed' }
-      : { outcome: { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0, ...outcome } }),
+      : { outcome: { dups: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0, ...outcome } }),
   };
 }
 
@@ -44,7 +44,7 @@ describe('sweep report', () => {
         scenario(turn, null, 'twice'),
         scenario(reply, { asks: 3, missing: 1 }),
       ],
-      new Map([['turn', { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]]),
+      new Map([['turn', { dups: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }]]),
     );
     expect(rows[0]).toMatchObject({ once: 1, twice: 3, withDups: 2, dups: 3, callsExtra: 1, errors: 1 });
     expect(rows[1]).toMatchObject({ once: 1, twice: 0, withDups: 0, asks: 3, missing: 1, errors: 0 });
@@ -54,7 +54,7 @@ describe('sweep report', () => {
     const rows = summarize(
       [turn],
       [scenario(turn, { dups: 1 })],
-      new Map([['turn', { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]]),
+      new Map([['turn', { dups: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }]]),
     );
     expect(formatTable(rows)).toBe(
       [
@@ -69,7 +69,10 @@ describe('sweep report', () => {
   test('rows of more than one group (what fails) come under a heading line per group', () => {
     const wrong = { ...reply, name: 'reply-wrong', label: 'reply, wrong person', group: 'the person answers wrong' };
     const clean = new Map(
-      [turn, wrong].map((v) => [v.name, { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]),
+      [turn, wrong].map((v) => [
+        v.name,
+        { dups: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 },
+      ]),
     );
     const table = formatTable(summarize([turn, wrong], [scenario(turn), scenario(wrong)], clean)).split('\n');
     expect(table.map((l) => l.split(/ {2,}/)[0])).toEqual([
@@ -85,7 +88,10 @@ describe('sweep report', () => {
   test('the HTML report puts its summary rows under the same group headings', () => {
     const wrong = { ...reply, name: 'reply-wrong', label: 'reply, wrong person', group: 'the person answers wrong' };
     const clean = new Map(
-      [turn, wrong].map((v) => [v.name, { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]),
+      [turn, wrong].map((v) => [
+        v.name,
+        { dups: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 },
+      ]),
     );
     const rows = summarize([turn, wrong], [], clean);
     const page = htmlReport({
@@ -104,7 +110,9 @@ describe('sweep report', () => {
   });
 
   test("the HTML report has the printed table's columns (errors too when a row has any), and the suite's notes", () => {
-    const clean = new Map([[turn.name, { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]]);
+    const clean = new Map([
+      [turn.name, { dups: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }],
+    ]);
     const [row] = summarize([turn], [], clean);
     const page = (rows: (typeof row)[], notes: string[]) =>
       htmlReport({ rows, points: { turn: [] }, seconds: 1, notes, rerun: {}, shard: null, scenarios: [], reruns: [] });
@@ -118,7 +126,9 @@ describe('sweep report', () => {
   });
 
   test('a run that could never finish counts in the stuck column, shown only when a row has one', () => {
-    const clean = new Map([[turn.name, { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 0 }]]);
+    const clean = new Map([
+      [turn.name, { dups: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }],
+    ]);
     const stuck = {
       ...scenario(turn, { missing: 1, calls: 3 }),
       stuck: { kind: 'failing' as const, activity: 'pay', attempt: 10, failure: '400' },
@@ -183,7 +193,9 @@ describe('sweep report', () => {
   });
 
   test('approvals and paid calls count only beyond what the clean run made', () => {
-    const clean = new Map([['reply', { dups: 0, missing: 0, orphans: 0, asks: 0, calls: 3, approvals: 2 }]]);
+    const clean = new Map([
+      ['reply', { dups: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 2 }],
+    ]);
     const rows = summarize(
       [reply],
       [scenario(reply, { approvals: 3, calls: 5 }), scenario(reply, { approvals: 2, calls: 2 })],

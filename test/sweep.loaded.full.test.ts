@@ -4,7 +4,6 @@
 // slow trackers; a scenario that errs for it runs again (`--reruns`), and the rows must equal the
 // golden table's, with no error left. Run by `npm run test:full` and by CI.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { agentSuite } from '../sweep/agent/agent-suite';
 import { formatTable } from '../sweep/report/table';
@@ -12,6 +11,7 @@ import { runSweep } from '../sweep/engine/passes';
 import { selectRows } from '../sweep/agent/rows';
 import { formatReruns } from '../sweep/report/json';
 import { ROOT } from './helpers/processes';
+import { goldenRow, tableCells } from './helpers/golden-rows';
 
 const ROWS = [
   'agent',
@@ -24,14 +24,7 @@ const ROWS = [
   'agent-slow-keyless-silent',
   'agent-slow-keyless',
 ].join(',');
-/** A table's rows as cells (parted by two spaces or more), without the header and group lines. */
-const cells = (table: string) =>
-  table
-    .trimEnd()
-    .split('\n')
-    .filter((line) => !line.startsWith('--') && !line.startsWith('variant'))
-    .map((line) => line.split(/ {2,}/));
-const golden = cells(readFileSync(path.join(ROOT, 'testdata', 'sweep-once.txt'), 'utf8'));
+const GOLDEN = path.join(ROOT, 'testdata', 'sweep-once.txt');
 
 test("with both cores busy, the agent loop's rows where the worker dies and the slow receiver's rows equal the golden rows, with no error left", async () => {
   const hogs: ChildProcess[] = [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
@@ -40,8 +33,8 @@ test("with both cores busy, the agent loop's rows where the worker dies and the 
     // What ran again, and why: not a failure, but worth a look when it grows.
     if (report.reruns.length > 0) console.log(formatReruns(report.reruns));
     expect(report.scenarios.filter((s) => s.error).map((s) => `${s.id}: ${s.error}`)).toEqual([]);
-    const rows = cells(formatTable(report.rows));
-    expect(rows).toEqual(rows.map((r) => golden.find((g) => g[0] === r[0])));
+    const [header, ...rows] = tableCells(formatTable(report.rows));
+    expect(rows).toEqual(rows.map((r) => goldenRow(GOLDEN, header, r[0])));
     expect(rows.map((r) => r[0])).toEqual(selectRows(ROWS).map((r) => r.label));
   } finally {
     for (const h of hogs) h.kill('SIGKILL');

@@ -2,7 +2,7 @@
 import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, TerminatedFailure } from '@temporalio/common';
 import { auditHistory, type GenerationRecord } from './audit';
-import type { KillTarget } from '../worker/line-protocol';
+import type { CrashPlan, KillTarget } from '../worker/line-protocol';
 import { Generation, type GenerationEnv } from './generation';
 import type { Scenario } from './scenario';
 import type { SweepServer } from './sweep-server';
@@ -11,7 +11,7 @@ import type { BatchPlan, SuiteRow, SuiteRun, SweepSuite } from './suite';
 import type { BatchTemporal } from './killable-server-host';
 import { cpuSeconds, type Timings } from './timings';
 import { describeStuck, findStuck, type QuietRuns } from './stuck';
-import { clientMarkingRetries, operate } from './operations';
+import { clientMarkingRetries, operate, stoppedEnd } from './operations';
 
 /** What one batch needs besides its scenarios. */
 export interface BatchContext {
@@ -92,17 +92,22 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
     for (const s of batch) if (!s.error && s.kills.length > round) targets[s.workflowId] = s.kills[round];
     return targets;
   };
-  // The runs the engine fails for their retry policy at the kill before a round's generation.
-  const failingAt = (round: number) =>
-    batch
-      .filter((s) => round > 0 && s.kills.length >= round && s.row.operation?.kind === 'retry')
-      .map((s) => s.workflowId);
+  // The runs the engine fails for their retry policy, or cancels, at the kill before a round's generation.
+  const operatedAt = (round: number) => {
+    const operated: NonNullable<CrashPlan['operated']> = {};
+    for (const s of batch) {
+      const kind = s.row.operation?.kind;
+      if (round > 0 && s.kills.length >= round && (kind === 'retry' || kind === 'cancel'))
+        operated[s.workflowId] = kind;
+    }
+    return operated;
+  };
   const generations: Generation[] = [];
   const launch = (round: number) => {
     ctx.counter.generations += 1;
     const gen = new Generation(
       env,
-      { targets: targetsOf(round), faults, uncounted, failing: failingAt(round) },
+      { targets: targetsOf(round), faults, uncounted, operated: operatedAt(round) },
       String(ctx.counter.generations),
     );
     gen.onEvent((workflowId, event) => {
@@ -455,18 +460,20 @@ async function countBatch(
       const ended = runs.ended.has(s.workflowId) && runs.results.get(s.workflowId);
       if (!ended) return; // it did not finish, or never started: its error says so
       const result = await ended;
-      // A run that failed as its code says it may (it threw: a saga that compensated, say) ended; any
-      // other failure (terminated, cancelled, timed out) is not an end a workflow chose.
+      // A run that failed as its code says it may (it threw: a saga that compensated, say) ended, and so
+      // did a run the row's operation stopped (cancelled, terminated); any other failure (terminated,
+      // cancelled, timed out) is not an end a workflow chose.
+      const stopped = result.ok ? null : stoppedEnd(s.row.operation, result.error);
       const failure = result.ok ? null : chosenFailure(result.error, s.workflowId);
       const failedHow = () => {
         const e = result.ok ? null : (result.error as Error & { cause?: Error });
         return `the run failed: ${e?.message}${e?.cause ? `: ${e.cause.message}` : ''}`;
       };
-      if (!result.ok && failure === null) {
+      if (!result.ok && failure === null && stopped === null) {
         s.error ??= failedHow();
         return;
       }
-      s.end = failure === null ? COMPLETED : `failed: ${failure}`;
+      s.end = stopped ?? (failure === null ? COMPLETED : `failed: ${failure}`);
       const history = await client.workflow.getHandle(s.workflowId).fetchHistory();
       const problems = auditHistory(s.workflowId, history.events ?? [], records, slow);
       if (problems.length > 0) s.error ??= `not caused by a kill: ${problems.join('; ')}`;
@@ -474,11 +481,12 @@ async function countBatch(
         const c = await suite.check(
           runsOf.get(s.workflowId)!,
           result.ok ? result.value : undefined,
-          failure ?? undefined,
+          stopped ?? failure ?? undefined,
         );
         s.outcome = fillCounts(c);
       } catch (err) {
-        s.error ??= failure === null ? `counting its effects failed: ${(err as Error).message}` : failedHow();
+        s.error ??=
+          failure === null && stopped === null ? `counting its effects failed: ${(err as Error).message}` : failedHow();
       }
     }),
   );

@@ -13,6 +13,12 @@ export interface Counts {
   missing: number;
   /** Effects nothing in the run accounts for (a call of a model reply the run did not keep). Default 0. */
   orphans?: number;
+  /**
+   * Effects a run that a person stopped (cancelled or terminated: `SuiteRow.operation`) had asked for
+   * and never made: the agent's, the writes of a reply in its history that never reached the tracker.
+   * Counted instead of `missing` for such a run, whose end the person chose. Default 0.
+   */
+  halfDone?: number;
   /** Questions put to a person. Default 0. */
   asks?: number;
   /** Paid calls made (model calls). Default 0. */
@@ -32,6 +38,7 @@ export function fillCounts(c: Counts): Outcome {
     dups: c.dups,
     missing: c.missing,
     orphans: c.orphans ?? 0,
+    halfDone: c.halfDone ?? 0,
     asks: c.asks ?? 0,
     calls: c.calls ?? 0,
     approvals: c.approvals ?? 0,
@@ -58,6 +65,8 @@ export interface Row {
   missing: number;
   /** Effects nothing in the run accounts for (the agent: a write of a model reply its history does not hold). */
   orphans: number;
+  /** Effects a run a person stopped had asked for and never made (the agent: a reply's writes it did not get to). */
+  halfDone: number;
   /** Questions put to a person. */
   asks: number;
   /** Model calls beyond the clean run's. */
@@ -97,6 +106,7 @@ export function emptyRow(v: { name: string; label: string; group?: string }): Ro
     dups: 0,
     missing: 0,
     orphans: 0,
+    halfDone: 0,
     asks: 0,
     callsExtra: 0,
     approvalsExtra: 0,
@@ -129,6 +139,7 @@ export function summarize(
       row.dups += o.dups;
       row.missing += o.missing;
       row.orphans += o.orphans;
+      row.halfDone += o.halfDone;
       row.asks += o.asks;
       row.callsExtra += Math.max(0, o.calls - (clean.get(v.name)?.calls ?? 0));
       row.approvalsExtra += Math.max(0, o.approvals - (clean.get(v.name)?.approvals ?? 0));

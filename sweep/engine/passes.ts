@@ -12,6 +12,7 @@ import { runScenarios, type Lanes } from './lanes';
 import { KillableServerHost } from './killable-server-host';
 import { cpuSeconds, Timings } from './timings';
 import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
+import { endOfStop } from './operations';
 
 /** Makes the suite to sweep, on the sweep's server (the agent's: `agentSuite`; a config file's: `configSuite`). */
 export interface SuiteFactory {
@@ -369,10 +370,12 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     if (twice.length > 0) await runAndRerun(twice, 'twice', erred);
 
     const scenarios = [...once, ...twice];
-    // A run's expected end is its clean run's (a saga may fail by design); any other end is damage.
+    // A run's expected end is its clean run's (a saga may fail by design), or the stop its row's
+    // operation made (cancelled, terminated); any other end is damage.
     for (const s of scenarios) {
       const expected = cleans.find((c) => c.row.name === s.row.name)?.end;
-      if (s.outcome && s.end && expected && s.end !== expected) s.otherEnd = { expected };
+      const stop = s.operations ? endOfStop(s.row.operation) : null;
+      if (s.outcome && s.end && expected && s.end !== expected && s.end !== stop) s.otherEnd = { expected };
     }
     const temporalKills = (await Promise.all([...killable.values()])).reduce((sum, t) => sum + t.kills, 0);
     return {

@@ -93,12 +93,17 @@ export interface SuiteRow {
    *   retryable `ApplicationFailure` in its next workflow task), and its retry policy starts it over
    *   with the same input. The suite must start the row's runs with a retry policy (`start` gets a
    *   client that marks them for the interceptor).
+   * - `cancel`, `terminate`: a person stops it (`RequestCancelWorkflowExecution`, as `npm run cancel`
+   *   does; `TerminateWorkflowExecution`). Its end is then `cancelled` or `terminated`, which is no
+   *   other end than its clean run's, and the suite counts what it leaves half done (`Counts.halfDone`).
+   *   Nothing runs after the stop, so there is nothing to kill again: such a row is `firstPassOnly`.
    */
   operation?: RunOperation;
 }
 
 /** What happens to a run at a kill, done by the engine (`SuiteRow.operation`). */
-export type RunOperation = { kind: 'reset'; to: 'last-task' | 'first-task' } | { kind: 'retry' };
+export type RunOperation =
+  { kind: 'reset'; to: 'last-task' | 'first-task' } | { kind: 'retry' } | { kind: 'cancel' } | { kind: 'terminate' };
 
 /** A run the engine started for a scenario. */
 export interface SuiteRun<R extends SuiteRow = SuiteRow> {

@@ -3,6 +3,7 @@ import { ApplicationFailure, type Payload } from '@temporalio/common';
 import { defineSignal, setHandler, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import { maybeGetActivator } from '@temporalio/workflow/lib/global-attributes';
 import {
+  CANCEL_SEEN_MARK,
   FAIL_FOR_RETRY_HEADER,
   FAIL_FOR_RETRY_SIGNAL,
   FAILED_FOR_RETRY,
@@ -113,6 +114,7 @@ export function decisionPoints(waits: boolean): WorkflowInterceptorsFactory {
           activate(input, next) {
             const jobs = input.activation.jobs ?? [];
             decides = jobs.some((job) => !job.queryWorkflow && !job.removeFromCache);
+            if (jobs.some((job) => job.cancelWorkflow)) crashPoints.reached(CANCEL_SEEN_MARK, '');
             return next(input);
           },
           concludeActivation(input, next) {

@@ -30,7 +30,15 @@ export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {
   const scenarios = report.scenarios.map((s) => {
     const o = s.outcome;
     const notable =
-      !!s.error || !!s.stuck || !!s.otherEnd || !o || o.dups > 0 || o.missing > 0 || o.orphans > 0 || o.asks > 0;
+      !!s.error ||
+      !!s.stuck ||
+      !!s.otherEnd ||
+      !o ||
+      o.dups > 0 ||
+      o.missing > 0 ||
+      o.orphans > 0 ||
+      o.halfDone > 0 ||
+      o.asks > 0;
     return {
       id: s.id,
       row: s.row.name,

@@ -7,7 +7,7 @@ import {
   type Worker,
   type WorkerOptions,
 } from '@temporalio/worker';
-import { FAILED_FOR_RETRY_MARK, setCrashHook } from '../../common/crash-points';
+import { CANCEL_SEEN_MARK, FAILED_FOR_RETRY_MARK, setCrashHook } from '../../common/crash-points';
 import { LINE_PREFIX, matches, pointKey, samePointForEveryRun, type CrashEvent, type CrashPlan } from './line-protocol';
 import { FINISHING_WORKFLOW_TASKS, SWEEP_WORKER_TUNING } from './tuning';
 
@@ -39,6 +39,9 @@ export interface CrashHookControl {
   resume(targets: CrashPlan['targets']): void;
 }
 
+/** What the plugin reports, besides points, when a run sees the engine's operation. */
+const OPERATION_MARKS = new Set([FAILED_FOR_RETRY_MARK, CANCEL_SEEN_MARK]);
+
 /**
  * Records every crash point this process reaches (a workflow task that runs again reports its points
  * once), and parks each workflow named in the plan at its target: that call does not return, and every
@@ -59,20 +62,26 @@ export function installCrashHook(plan: CrashPlan): CrashHookControl {
     Object.entries(plan.uncounted ?? {}).map(([id, { ids, points }]) => [id, { ids, points: new Set(points) }]),
   );
 
-  // The runs the engine failed for their retry policy: the execution it failed, once the plugin marks
-  // it (`null` until then: every point is that execution's, since its retry starts only after it).
-  const failing = new Map<string, string | null>((plan.failing ?? []).map((id) => [id, null]));
+  // The runs the engine failed for their retry policy or cancelled at the kill before this process,
+  // and, once the plugin marks that the run saw it, the execution it was done to (`null` until then).
+  const operated = new Map(
+    Object.entries(plan.operated ?? {}).map(([id, kind]) => [id, { kind, marked: null as string | null }]),
+  );
 
   setCrashHook((name, { workflowId, detail, fromWorkflow, execution }) => {
-    if (failing.has(workflowId)) {
-      const failed = failing.get(workflowId);
-      if (name === FAILED_FOR_RETRY_MARK && failed === null) {
-        failing.set(workflowId, execution ?? '');
-        return;
-      }
-      // The failed execution: its workflow tasks go on (its last one fails it), its activities stop here.
-      if (failed === null || (execution !== undefined && execution === failed))
-        return fromWorkflow ? undefined : new Promise<void>(() => {});
+    const op = operated.get(workflowId);
+    if (OPERATION_MARKS.has(name)) {
+      // Not a point: the run's word that it saw the engine's operation.
+      if (op && op.marked === null) op.marked = execution ?? '';
+      return;
+    }
+    if (op) {
+      // Until the run has seen the operation, nothing of it acts: its workflow tasks go on (the one
+      // that sees it must run), its activities stop here. After a retry, the same for the failed
+      // execution; after a cancel, what the run does is its own clean-up.
+      const before = op.marked === null;
+      const failed = op.kind === 'retry' && execution !== undefined && execution === op.marked;
+      if (before || failed) return fromWorkflow ? undefined : new Promise<void>(() => {});
     }
     // A kept connection's setup, which only the first run of a process reaches: passed, not counted.
     const own = uncounted.get(workflowId);

@@ -28,14 +28,15 @@ export interface CrashPlan {
    */
   uncounted?: Record<string, { ids: RunIds; points: string[] }>;
   /**
-   * Workflows the engine failed for their retry policy at the kill before this process
-   * (`SuiteRow.operation` `retry`). The execution it failed is over at its point: until the plugin
-   * marks it failed (`FAILED_FOR_RETRY_MARK`), and afterwards for its Temporal run id, its points pass
-   * uncounted in workflow code (its last task must fail it) and hold forever in an activity (it acts
-   * on nothing more). The workflow's points in this process are its retry's alone, whatever the
-   * dead execution's timeouts and the signal's arrival did first.
+   * Workflows the engine failed for their retry policy, or cancelled, at the kill before this process
+   * (`SuiteRow.operation` `retry`, `cancel`): the operation lands at the run's point. Until the plugin
+   * marks that the run saw it (`FAILED_FOR_RETRY_MARK`, `CANCEL_SEEN_MARK`), the run's points pass
+   * uncounted in workflow code (the task that sees it must run) and hold forever in an activity (an
+   * attempt the dead worker's timeout handed on acts on nothing). After a retry's mark, the same
+   * holds for the execution it failed: the workflow's points in this process are its retry's alone.
+   * So what follows the operation does not depend on how the dead worker's timeouts raced it.
    */
-  failing?: string[];
+  operated?: Record<string, 'retry' | 'cancel'>;
 }
 
 /** A run's own ids, as a point's detail may carry them. */

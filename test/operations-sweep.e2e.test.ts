@@ -1,7 +1,8 @@
 // What happens to a run at a point (SuiteRow.operation), once its worker is dead: a person resets it,
-// or it fails and its retry policy starts it over; a fresh worker runs the new run to its end. The keyed
-// loop repeats nothing when the model answers the same again; a model that changes its mind leaves a
-// write no saved reply accounts for; a keyless loop that starts over writes again.
+// or it fails and its retry policy starts it over, and a fresh worker runs the new run to its end; or a
+// person cancels or terminates it. The keyed loop repeats nothing when the model answers the same
+// again; a model that changes its mind leaves a write no saved reply accounts for; a keyless loop that
+// starts over writes again; a stopped run leaves the rest of its reply half done.
 import { agentSuite } from '../sweep/agent/agent-suite';
 import { runSweep, type SweepReport } from '../sweep/engine/passes';
 import { selectRows } from '../sweep/agent/rows';
@@ -21,7 +22,8 @@ beforeAll(async () => {
     suite: agentSuite(
       selectRows(
         'agent-reset-first,agent-reset-first-fickle,agent-reset-last-fickle,' +
-          'agent-retried,agent-retried-fickle,agent-keyless-lookup-retried',
+          'agent-retried,agent-retried-fickle,agent-keyless-lookup-retried,' +
+          'agent-cancelled,agent-terminated',
       ),
     ),
     scenario: '8',
@@ -53,5 +55,22 @@ describe('operations at a point: once the tracker accepted the first issue', () 
     expect(outcome('agent-retried-fickle')).toMatchObject({ dups: 0, missing: 0, orphans: 1, calls: 4 });
     // The keyless loop looks a call up only after an unknown outcome; a new run knows of none.
     expect(outcome('agent-keyless-lookup-retried')).toMatchObject({ dups: 1, missing: 0, calls: 4 });
+  });
+
+  test('a person cancels or terminates the run: the first issue stays, the second is never filed, and nothing is missing or twice', () => {
+    expect(done('agent-cancelled')).toEqual([ACCEPTED, ['cancelled']]);
+    expect(done('agent-terminated')).toEqual([ACCEPTED, ['terminated']]);
+    for (const name of ['agent-cancelled', 'agent-terminated']) {
+      // The reply in history asked for two issues: the second is what the stop left half done.
+      expect([name, outcome(name)]).toEqual([
+        name,
+        expect.objectContaining({ dups: 0, missing: 0, orphans: 0, halfDone: 1 }),
+      ]);
+      expect([name, scenario(name).end, scenario(name).otherEnd]).toEqual([
+        name,
+        name.replace('agent-', ''),
+        undefined,
+      ]);
+    }
   });
 });

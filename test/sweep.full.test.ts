@@ -178,6 +178,15 @@ describe(`crash sweep: every variant killed at every recorded point, ${wholeTabl
         ]);
   });
 
+  test('a person cancels or terminates the run: nothing twice, lost or orphaned; what a saved reply asked for and the run never did is half done', () => {
+    for (const base of ['agent', 'agent-keyless-lookup', 'reply'])
+      for (const stop of ['cancelled', 'terminated']) {
+        const name = `${base}-${stop}`;
+        const { dups, missing, orphans, otherEnds, halfDone } = rows[name];
+        expect([name, dups, missing, orphans, otherEnds, halfDone > 0]).toEqual([name, 0, 0, 0, 0, true]);
+      }
+  });
+
   test('a person who denies: nothing of a denied call happens (the tracker keeps no row of the run), and no approval is asked twice', () => {
     expect(rows['agent-approval-denied']).toMatchObject({
       dups: 0,

@@ -5,6 +5,7 @@ import { countEffects, TRIAGE_EFFECTS } from './effects';
 import { effectsInHistory } from './history-effects';
 import type { GenerationEnv } from '../engine/generation';
 import { key } from '../../common/key';
+import { STOPPED_ENDS } from '../engine/operations';
 import { WRITE_CALL_IDS } from '../../model/script';
 import { ReceiverKills, type ReceiverKill } from '../engine/receiver-host';
 import { ScriptedPerson } from './person';
@@ -155,7 +156,7 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
       );
     },
     settle: () => person.settle(),
-    async check(run, result): Promise<Counts> {
+    async check(run, result, failure): Promise<Counts> {
       const failed = person.failureOf(run.workflowId);
       if (failed) throw new Error(failed);
       if (trackerOf(run).holdRanOut?.(run.tag))
@@ -163,11 +164,16 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
           `the slow tracker held the run's first write for ${SLOW_RECEIVER.holdCapMs / 1000} s and the run never came back for it: ` +
             'its counts would hang on that clock',
         );
+      // A run a person stopped is held to the replies its history holds: a write of theirs it never made
+      // is what the stop left half done, not a loss.
+      const stopped = failure !== undefined && STOPPED_ENDS.has(failure);
       const expected =
-        run.row.expects === 'history'
+        run.row.expects === 'history' || stopped
           ? await effectsInHistory(run.client, run.workflowId)
           : (run.row.expects ?? TRIAGE_EFFECTS);
-      const { dups, orphans, missing, details } = countEffects(trackerOf(run).store, run.tag, run.runId, expected);
+      const counted = countEffects(trackerOf(run).store, run.tag, run.runId, expected);
+      const { dups, orphans, details } = counted;
+      const [missing, halfDone] = stopped ? [0, counted.missing] : [counted.missing, 0];
       const asks = person.asksFor(run.workflowId);
       // The designs' results report neither count.
       const { questionsAsked = 0, approvalsRequested = 0 } = (result ?? {}) as Partial<AgentResult>;
@@ -177,6 +183,7 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
         dups,
         missing,
         orphans,
+        halfDone,
         asks,
         calls: await world.modelCalls(run.runId),
         approvals: approvalsRequested,

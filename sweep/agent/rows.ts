@@ -190,6 +190,23 @@ const retried = (v: AgentRow, fickleModel = false): AgentRow => ({
   group: RETRY_GROUP,
 });
 
+/** The group of rows where a person stops the run at each point, once its worker is dead. */
+export const STOP_GROUP = 'a person cancels or terminates the run';
+
+/**
+ * A row of {@link STOP_GROUP}: the run is cancelled (`npm run cancel`) or terminated at each point, and
+ * counted against the replies its history holds: what it never got to is half done. Nothing runs
+ * after the stop, so nothing is killed twice.
+ */
+const stopped = (v: AgentRow, kind: 'cancel' | 'terminate'): AgentRow => ({
+  ...v,
+  name: `${v.name}-${kind === 'cancel' ? 'cancelled' : 'terminated'}`,
+  label: `${v.label}: ${kind === 'cancel' ? 'cancelled' : 'terminated'}`,
+  operation: { kind },
+  firstPassOnly: true,
+  group: STOP_GROUP,
+});
+
 /** The agent loop on the keyless tracker, asking it whether a call happened. */
 const AGENT_KEYLESS_LOOKUP: AgentRow = {
   name: 'agent-keyless-lookup',
@@ -357,6 +374,12 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   retried(AGENT_KEYLESS_LOOKUP, true),
   retried(design('reply', 'save after the reply', 'keyless')),
   retried(design('reply', 'save after the reply', 'keyless'), true),
+  stopped(keyedLoop, 'cancel'),
+  stopped(keyedLoop, 'terminate'),
+  stopped(AGENT_KEYLESS_LOOKUP, 'cancel'),
+  stopped(AGENT_KEYLESS_LOOKUP, 'terminate'),
+  stopped(design('reply', 'save after the reply', 'keyless'), 'cancel'),
+  stopped(design('reply', 'save after the reply', 'keyless'), 'terminate'),
 ];
 
 /** The variants named in a comma-separated list, or all of them; an unknown name is an error that lists the known ones. */

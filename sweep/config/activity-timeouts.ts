@@ -1,7 +1,8 @@
 // The activity timeouts of a swept run: production values lowered to what a sweep can wait, unless the config keeps its own.
-import { Client, type WorkflowClientInterceptor } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { ACTIVITY_CAPS_HEADER, capsHeader, type ActivityCaps } from '../plugin/activity-caps';
 import type { SuiteRow } from '../engine/suite';
+import { clientWithStartHeader } from '../engine/start-headers';
 
 /**
  * The caps of a row whose worker dies: a kill inside an activity is noticed after 4 s (as the agent's
@@ -43,35 +44,10 @@ export function describeCaps(caps: ActivityCaps): string {
   );
 }
 
-/** Adds the caps header to every workflow a client starts. */
-function capsInterceptor(caps: ActivityCaps): WorkflowClientInterceptor {
-  const header = capsHeader(caps);
-  return {
-    startWithDetails: (input, next) =>
-      next({ ...input, headers: { ...input.headers, [ACTIVITY_CAPS_HEADER]: header } }),
-    signalWithStart: (input, next) => next({ ...input, headers: { ...input.headers, [ACTIVITY_CAPS_HEADER]: header } }),
-    startUpdateWithStart: (input, next) =>
-      next({ ...input, workflowStartHeaders: { ...input.workflowStartHeaders, [ACTIVITY_CAPS_HEADER]: header } }),
-  };
-}
-
-const capped = new WeakMap<Client, Map<ActivityCaps, Client>>();
-
 /**
  * A client on the same connection and namespace whose every workflow start carries `caps` (the
  * plugin's workflow interceptors apply them). Made once per client and caps.
  */
 export function clientWithCaps(client: Client, caps: ActivityCaps): Client {
-  let byCaps = capped.get(client);
-  if (!byCaps) capped.set(client, (byCaps = new Map()));
-  let made = byCaps.get(caps);
-  if (!made) {
-    made = new Client({
-      connection: client.connection,
-      namespace: client.options.namespace,
-      interceptors: { workflow: [capsInterceptor(caps)] },
-    });
-    byCaps.set(caps, made);
-  }
-  return made;
+  return clientWithStartHeader(client, ACTIVITY_CAPS_HEADER, capsHeader(caps));
 }

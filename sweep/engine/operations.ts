@@ -1,10 +1,11 @@
 // A person's (or a retry policy's) operations on a run at a kill, done by the engine once its worker is dead.
-import { Client, type WorkflowClientInterceptor } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { CancelledFailure, defaultPayloadConverter, TerminatedFailure } from '@temporalio/common';
 import { FAIL_FOR_RETRY_HEADER, FAIL_FOR_RETRY_SIGNAL } from '../../common/crash-points';
 import { resetRun, ResetTargetError } from '../../common/operations';
 import type { Scenario } from './scenario';
 import type { RunOperation } from './suite';
+import { clientWithStartHeader } from './start-headers';
 
 /**
  * Does each run's row's operation to it, its worker dead (`SuiteRow.operation`):
@@ -46,35 +47,13 @@ export async function operate(runs: Scenario[], client: Client, round: number): 
   );
 }
 
-const failForRetryHeader = defaultPayloadConverter.toPayload(true);
-
-/** Adds the fail-for-retry header to every workflow a client starts. */
-const markForRetry: WorkflowClientInterceptor = {
-  startWithDetails: (input, next) =>
-    next({ ...input, headers: { ...input.headers, [FAIL_FOR_RETRY_HEADER]: failForRetryHeader } }),
-  signalWithStart: (input, next) =>
-    next({ ...input, headers: { ...input.headers, [FAIL_FOR_RETRY_HEADER]: failForRetryHeader } }),
-};
-
-const marked = new WeakMap<Client, Client>();
-
 /**
  * A client like `client` whose runs the engine may fail for their retry policy (they carry the
  * fail-for-retry header, which the plugin looks for): what a suite gets to start a row whose
  * operation is `retry`.
  */
 export function clientMarkingRetries(client: Client): Client {
-  let made = marked.get(client);
-  if (!made) {
-    made = new Client({
-      connection: client.connection,
-      namespace: client.options.namespace,
-      dataConverter: client.options.dataConverter,
-      interceptors: { workflow: [markForRetry] },
-    });
-    marked.set(client, made);
-  }
-  return made;
+  return clientWithStartHeader(client, FAIL_FOR_RETRY_HEADER, defaultPayloadConverter.toPayload(true));
 }
 
 /** How a run ends that a person stopped (`Scenario.end`). */

@@ -1,6 +1,8 @@
 // The `runTool` activity.
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ToolRequest, ToolResponse } from '../workflows/types';
+import { EARLIER_UNKNOWN_TYPE } from '../workflows/outcome';
+import { earlierCall, earlierExecutions, hasEarlierExecutions } from './earlier-executions';
 import {
   callContext,
   callTimeout,
@@ -12,6 +14,7 @@ import {
   type ActivityConfig,
 } from './context';
 import { asActivityError } from './errors';
+import { payloadDecoder } from '../common/history-events';
 
 /**
  * One tool call, carrying `key(runId, callId)`: to a tool registered on the worker (`defineTool`), or
@@ -22,6 +25,19 @@ export function runTool(config: ActivityConfig) {
     heartbeating(async () => {
       const { callKey, signal, at } = callContext(req);
       await at('tool.started');
+      const before = await earlierAttempts(req);
+      if (before?.kind === 'done') {
+        await at('tool.returned');
+        return { ...before.response, fromRunId: before.runId };
+      }
+      if (before?.kind === 'unknown' && !sendAgain(req.earlier!, before.sentAt))
+        // Not retried by Temporal: the workflow reads it as an unknown outcome, sent at `sentAt`.
+        throw ApplicationFailure.create({
+          message: `an earlier execution of this run (${before.runId}) sent ${req.tool} ${req.callId} and never learned whether it happened`,
+          type: EARLIER_UNKNOWN_TYPE,
+          nonRetryable: true,
+          details: [{ sentAt: before.sentAt }],
+        });
       let keptForMs: number | undefined;
       const result = req.registered
         ? await registeredTools(config)
@@ -65,4 +81,23 @@ export function runTool(config: ActivityConfig) {
         ...(result.retentionMs ? { keyRetentionMs: result.retentionMs } : {}),
       };
     });
+}
+
+/**
+ * Whether a call an earlier execution sent with its outcome unknown may simply be sent again: a repeat
+ * is harmless by the tool's nature, or its key, first sent at `sentAt`, is still held.
+ */
+export function sendAgain(earlier: NonNullable<ToolRequest['earlier']>, sentAt: number): boolean {
+  if (!earlier.harmless) return false;
+  return earlier.keyLeftMs === undefined || Date.now() - sentAt < earlier.keyLeftMs;
+}
+
+/** What earlier executions of the run know of this call, when the workflow asks (`ToolRequest.earlier`). */
+async function earlierAttempts(req: ToolRequest) {
+  if (!req.earlier || !hasEarlierExecutions(req.earlier.execution)) return undefined;
+  const { client, info } = Context.current();
+  const run = info.workflowExecution;
+  if (!run) return undefined;
+  const earlier = await earlierExecutions(client, run.workflowId, run.runId);
+  return earlierCall(earlier, req, payloadDecoder(client));
 }

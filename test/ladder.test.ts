@@ -242,6 +242,22 @@ describe('the resolution ladder', () => {
       ]);
     });
 
+    test('an attempt an earlier execution of the run sent: the key counts from then, so after a reset a day later the receiver is searched, never repeated under a dropped key', async () => {
+      const w = world({
+        attempts: [
+          { kind: 'unknown', reason: 'an earlier execution sent it', sentAt: 1_000_000 - DAY },
+          ok('{"number":5}'),
+        ],
+        lookups: [{ kind: 'not-happened' }],
+      });
+      expect(await settleCall(write, w.io)).toEqual({ status: 'done', rung: 'lookup', output: '{"number":5}' });
+      expect(w.log).toEqual([
+        `attempt harmless=true within=${keyLife}`,
+        'lookup keyExpired=true',
+        'attempt harmless=false',
+      ]);
+    });
+
     test('after Temporal gave up its repeats while the key is held, the receiver is asked by key; a rerun is bounded by what is left of the key', async () => {
       const w = world({ attempts: [unknown(), ok('{}')], lookups: [{ kind: 'not-happened' }], tickMs: HOUR });
       expect(await settleCall(write, w.io)).toMatchObject({ rung: 'lookup' });

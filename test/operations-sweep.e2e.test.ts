@@ -1,8 +1,9 @@
 // What happens to a run at a point (SuiteRow.operation), once its worker is dead: a person resets it,
 // or it fails and its retry policy starts it over, and a fresh worker runs the new run to its end; or a
-// person cancels or terminates it. The keyed loop repeats nothing when the model answers the same
-// again; a model that changes its mind leaves a write no saved reply accounts for; a keyless loop that
-// starts over writes again; a stopped run leaves the rest of its reply half done.
+// person cancels or terminates it. Blind to earlier executions, the loop asks the model again and sends
+// every call again: a model that changes its mind leaves a write no saved reply accounts for, and a
+// keyless receiver gets the call twice. Reading them, it takes the earlier reply and the earlier
+// attempt's outcome. A stopped run leaves the rest of its reply half done.
 import { agentSuite } from '../sweep/agent/agent-suite';
 import { runSweep, type SweepReport } from '../sweep/engine/passes';
 import { selectRows } from '../sweep/agent/rows';
@@ -21,8 +22,8 @@ beforeAll(async () => {
   const report = await runSweep({
     suite: agentSuite(
       selectRows(
-        'agent-reset-first,agent-reset-first-fickle,agent-reset-last-fickle,' +
-          'agent-retried,agent-retried-fickle,agent-keyless-lookup-retried,' +
+        'agent-blind-reset-first-fickle,agent-reset-first,agent-reset-first-fickle,agent-reset-last-fickle,' +
+          'agent-keyless-lookup-blind-retried,agent-retried,agent-retried-fickle,agent-keyless-lookup-retried,' +
           'agent-cancelled,agent-terminated',
       ),
     ),
@@ -36,25 +37,32 @@ beforeAll(async () => {
 const ACCEPTED = ['tracker.accepted create_issue call_create_1'];
 
 describe('operations at a point: once the tracker accepted the first issue', () => {
-  test('reset to the first task: the model is asked again; a model that changes its mind orphans that issue', () => {
+  test('reset: blind, a model that changes its mind orphans that issue; reading the earlier run, the loop takes its reply and repeats nothing', () => {
+    expect(done('agent-blind-reset-first-fickle')).toEqual([ACCEPTED, ['reset to event N (first-task)']]);
     expect(done('agent-reset-first')).toEqual([ACCEPTED, ['reset to event N (first-task)']]);
     expect(done('agent-reset-first-fickle')).toEqual([ACCEPTED, ['reset to event N (first-task)']]);
     expect(done('agent-reset-last-fickle')).toEqual([ACCEPTED, ['reset to event N (last-task)']]);
-    // The same reply again: the same call ids, the same keys, and the tracker answers from its records.
-    expect(outcome('agent-reset-first')).toMatchObject({ dups: 0, missing: 0, orphans: 0, calls: 4 });
-    // Other calls: new ids, new keys, and the first issue is a write no reply in history accounts for.
-    expect(outcome('agent-reset-first-fickle')).toMatchObject({ dups: 0, missing: 0, orphans: 1, calls: 4 });
-    // A reset to the last task keeps the reply: nothing is asked again, nothing is orphaned.
-    expect(outcome('agent-reset-last-fickle')).toMatchObject({ dups: 0, missing: 0, orphans: 0, calls: 3 });
+    // Asked again: other calls, new ids, new keys, and the first issue is a write no reply in history accounts for.
+    expect(outcome('agent-blind-reset-first-fickle')).toMatchObject({ dups: 0, missing: 0, orphans: 1, calls: 4 });
+    // The earlier run's reply to the same conversation: the same call ids, the same keys, no model call paid twice.
+    for (const name of ['agent-reset-first', 'agent-reset-first-fickle', 'agent-reset-last-fickle'])
+      expect([name, outcome(name)]).toEqual([
+        name,
+        expect.objectContaining({ dups: 0, missing: 0, orphans: 0, calls: 3 }),
+      ]);
   });
 
-  test('the run fails and is retried from its input: as a reset to the first task, and without keys the issue is filed twice', () => {
-    for (const name of ['agent-retried', 'agent-retried-fickle', 'agent-keyless-lookup-retried'])
+  test('the run fails and is retried from its input: blind, a keyless receiver gets the issue twice; reading the earlier run, nothing twice', () => {
+    for (const name of ['agent-keyless-lookup-blind-retried', 'agent-retried', 'agent-retried-fickle'])
       expect(done(name)).toEqual([ACCEPTED, ['failed for its retry policy']]);
-    expect(outcome('agent-retried')).toMatchObject({ dups: 0, missing: 0, orphans: 0, calls: 4 });
-    expect(outcome('agent-retried-fickle')).toMatchObject({ dups: 0, missing: 0, orphans: 1, calls: 4 });
-    // The keyless loop looks a call up only after an unknown outcome; a new run knows of none.
-    expect(outcome('agent-keyless-lookup-retried')).toMatchObject({ dups: 1, missing: 0, calls: 4 });
+    // Blind, the new run knows of no unknown outcome, so it looks nothing up and sends the call again.
+    expect(outcome('agent-keyless-lookup-blind-retried')).toMatchObject({ dups: 1, missing: 0, calls: 4 });
+    // The earlier attempt's outcome is unknown: the ladder asks the tracker, which has the issue.
+    for (const name of ['agent-retried', 'agent-retried-fickle', 'agent-keyless-lookup-retried'])
+      expect([name, outcome(name)]).toEqual([
+        name,
+        expect.objectContaining({ dups: 0, missing: 0, orphans: 0, calls: 3 }),
+      ]);
   });
 
   test('a person cancels or terminates the run: the first issue stays, the second is never filed, and nothing is missing or twice', () => {

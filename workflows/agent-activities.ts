@@ -1,7 +1,7 @@
 // The agent's activities as the workflow calls them: their timeouts and retries.
 import { proxyActivities } from '@temporalio/workflow';
 import type { AgentActivities } from '../activities';
-import type { ListToolsRequest, ModelRequest, RunTimeouts, ToolRequest } from './types';
+import type { ListToolsRequest, ModelCallRequest, RunTimeouts, ToolRequest } from './types';
 
 type LookupRequest = Parameters<AgentActivities['lookupCall']>[0];
 
@@ -34,7 +34,7 @@ export function agentActivities(given: RunTimeouts = {}) {
 
   return {
     /** One model reply; Temporal retries it, and only its cost repeats. */
-    callModel: (req: ModelRequest, turn: number) =>
+    callModel: (req: ModelCallRequest, turn: number) =>
       callModel.executeWithOptions({ summary: `model reply, turn ${turn}` }, [req]),
     /** Asks the receiver whether a call happened (rung 2 of the ladder). */
     lookupCall: (req: LookupRequest) =>

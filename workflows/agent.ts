@@ -83,7 +83,11 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
       throw ApplicationFailure.nonRetryable(`cannot list the tools of ${named.join(' and ')}: ${why}`, 'NoTools');
     });
   }
-  const runCall = callRunner({ input, specs, activities, approvals, questions, calls, identity, retention });
+  // A reset or retried execution reads what earlier ones did before it asks the model or sends a call
+  // again (`AgentInput.earlierExecutions`). The activities decide, so the commands are the same either way.
+  const { runId, originalExecutionRunId, attempt } = workflowInfo();
+  const execution = input.earlierExecutions === false ? undefined : { runId, originalExecutionRunId, attempt };
+  const runCall = callRunner({ input, specs, activities, approvals, questions, calls, identity, retention, execution });
 
   const messages: ChatMessage[] = carried?.messages ?? [
     { role: 'system', content: input.instructions ?? DEFAULT_INSTRUCTIONS },
@@ -112,7 +116,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     // The reply, call ids included, is in history once this returns, before any of its tools run.
     shown.doing(`turn ${turn}: waiting for the model's reply`);
     const { message: reply, finishReason } = await activities.callModel(
-      { runId: input.runId, model: input.model, messages, tools },
+      { runId: input.runId, model: input.model, messages, tools, ...(execution ? { execution } : {}) },
       turn,
     );
     messages.push(reply);

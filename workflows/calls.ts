@@ -7,7 +7,7 @@ import { settleCall, type Lookup } from './ladder';
 import { attemptTool } from './outcome';
 import type { personQuestions } from './questions';
 import { toolSpec, type ToolSpec } from './tools';
-import type { AgentInput, CallRecord, ToolCall } from './types';
+import type { AgentInput, CallRecord, RunExecution, ToolCall } from './types';
 
 /** How long a receiver keeps a key unless the run or the receiver says otherwise. */
 export const DAY_MS = 86_400_000;
@@ -79,6 +79,8 @@ export interface CallRunnerDeps {
   identity: ReturnType<typeof callIdentities>;
   /** How long each receiver (an MCP server's name, or `tracker`) said it keeps keys, as the run learns it. */
   retention: Map<string, number>;
+  /** Which execution of the run this is, when the run reads what earlier ones did (`AgentInput.earlierExecutions`). */
+  execution?: RunExecution;
 }
 
 /** Runs one tool call of a reply: its arguments checked, its approval if it needs one, then settled on the ladder. */
@@ -91,6 +93,7 @@ export function callRunner({
   calls,
   identity,
   retention,
+  execution,
 }: CallRunnerDeps) {
   const approvalTools = new Set(input.approve ?? []);
   const sendAgainWhileDown = patched(RECEIVER_DOWN_PATCH);
@@ -168,7 +171,14 @@ export function callRunner({
         status: (s) => (record.status = s),
         attempt: async (repeat) => {
           record.attempts += 1;
-          const outcome = await attemptTool(() => activities.runTool(request, repeat, record.attempts));
+          // The first attempt in an execution a reset or a retry started reads what earlier ones did.
+          const earlier =
+            record.attempts === 1 && execution
+              ? { earlier: { execution, harmless: repeat.harmless, keyLeftMs: repeat.withinMs } }
+              : {};
+          const outcome = await attemptTool(() =>
+            activities.runTool({ ...request, ...earlier }, repeat, record.attempts),
+          );
           if (outcome.kind === 'not-sent' && !sendAgainWhileDown) return { kind: 'refused', message: outcome.reason };
           if (outcome.kind === 'ok') record.attempts += outcome.response.attempt - 1;
           if (outcome.kind === 'ok' && outcome.response.keyRetentionMs)

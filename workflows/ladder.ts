@@ -19,8 +19,12 @@ export type Attempt =
   | { kind: 'ok'; response: ToolResponse }
   /** The receiver refused the request: nothing happened, and running it again would not help. */
   | { kind: 'refused'; message: string }
-  /** The attempt may or may not have taken effect: it timed out, its worker died, or the answer was lost. */
-  | { kind: 'unknown'; reason: string }
+  /**
+   * The attempt may or may not have taken effect: it timed out, its worker died, or the answer was
+   * lost. `sentAt`: an earlier execution of the run (before a reset or a retry) first sent the call
+   * then, in ms since the epoch, so the key's life counts from then.
+   */
+  | { kind: 'unknown'; reason: string; sentAt?: number }
   /** Nothing of the attempt reached the receiver (it refused the connection): it did nothing, and may be sent again. */
   | { kind: 'not-sent'; reason: string };
 
@@ -125,7 +129,7 @@ async function lookUp(io: LadderIO, keyExpired: boolean): Promise<Lookup> {
 
 /** Runs a call until its outcome is known, climbing the ladder whenever an attempt leaves it unknown. */
 export async function settleCall(tool: LadderTool, io: LadderIO): Promise<Settled> {
-  const firstAt = io.now();
+  let firstAt = io.now();
   const keyLife = tool.retentionMs - keyMarginMs(tool.retentionMs);
   let rung: Rung = 'clean';
   // Since when the receiver has refused every connection in a row, and the next wait before sending again.
@@ -159,6 +163,7 @@ export async function settleCall(tool: LadderTool, io: LadderIO): Promise<Settle
     }
     downSince = null;
     downWait = RECEIVER_DOWN_FIRST_WAIT_MS;
+    if (outcome.kind === 'unknown' && outcome.sentAt !== undefined) firstAt = Math.min(firstAt, outcome.sentAt);
     if (outcome.kind === 'ok') {
       if (rung === 'clean' && outcome.response.attempt > 1) rung = 'repeat';
       return { status: 'done', rung, output: outcome.response.output };

@@ -11,6 +11,12 @@ export type { Attempt };
  */
 export const NOT_SENT_TYPES: ReadonlySet<string> = new Set(['ReceiverUnreachable', 'ToolServerUnreachable']);
 
+/**
+ * The failure type of a first attempt that found an earlier execution of the run had sent the call
+ * and never learned how it ended (`activities/tool-call.ts`); its details say when that was first sent.
+ */
+export const EARLIER_UNKNOWN_TYPE = 'EarlierAttemptUnknown';
+
 /** Runs one tool activity and classifies how it ended; errors other than activity failures propagate. */
 export async function attemptTool(run: () => Promise<ToolResponse>): Promise<Attempt> {
   try {
@@ -18,6 +24,10 @@ export async function attemptTool(run: () => Promise<ToolResponse>): Promise<Att
   } catch (err) {
     if (!(err instanceof ActivityFailure)) throw err;
     const cause = err.cause;
+    if (cause instanceof ApplicationFailure && cause.type === EARLIER_UNKNOWN_TYPE) {
+      const sentAt = (cause.details?.[0] as { sentAt?: unknown } | undefined)?.sentAt;
+      return { kind: 'unknown', reason: cause.message, ...(typeof sentAt === 'number' ? { sentAt } : {}) };
+    }
     if (cause instanceof ApplicationFailure && cause.nonRetryable)
       return NOT_SENT_TYPES.has(cause.type ?? '')
         ? { kind: 'not-sent', reason: cause.message }

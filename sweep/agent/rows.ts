@@ -190,6 +190,18 @@ const retried = (v: AgentRow, fickleModel = false): AgentRow => ({
   group: RETRY_GROUP,
 });
 
+/**
+ * The loop blind to earlier executions (`earlierExecutions: false`): after a reset to the first task
+ * or a retry it asks the model again and sends every call again, as the loop did before it read
+ * them. Its rows show the damage the loop's reading prevents.
+ */
+const blind = (v: AgentRow): AgentRow => ({
+  ...v,
+  name: `${v.name}-blind`,
+  label: `${v.label}, blind`,
+  input: (base) => ({ ...(v.input(base) as object), earlierExecutions: false }),
+});
+
 /** The group of rows where a person stops the run at each point, once its worker is dead. */
 export const STOP_GROUP = 'a person cancels or terminates the run';
 
@@ -359,7 +371,12 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   fickle(design('reply', '', 'keyless'), 'reply-fickle', 'save after the reply: model changes its mind'),
   fickle(AGENT_KEYED, 'agent-fickle', 'agent loop, keyed: model changes its mind'),
   // A reset to the last task runs that task again from the history it keeps, the model's reply
-  // included; a reset to the first throws the reply away, and the model is asked again.
+  // included; a reset to the first throws the reply away. Blind to earlier executions, the loop asks
+  // the model again and sends every call again: a model that changes its mind orphans what the run
+  // did, and a receiver without keys gets it twice. Reading them, it takes the earlier reply and
+  // the earlier calls' outcomes.
+  reset(blind(keyedLoop), 'first', true),
+  reset(blind(AGENT_KEYLESS_LOOKUP), 'first'),
   reset(keyedLoop, 'last'),
   reset(keyedLoop, 'first'),
   reset(keyedLoop, 'last', true),
@@ -368,6 +385,8 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   reset(AGENT_KEYLESS_LOOKUP, 'first', true),
   reset(design('reply', 'save after the reply', 'keyless'), 'first'),
   reset(design('reply', 'save after the reply', 'keyless'), 'first', true),
+  retried(blind(keyedLoop), true),
+  retried(blind(AGENT_KEYLESS_LOOKUP)),
   retried(keyedLoop),
   retried(keyedLoop, true),
   retried(AGENT_KEYLESS_LOOKUP),

@@ -13,12 +13,33 @@ export interface ModelRequest {
   }>;
 }
 
+/** Which execution of a run asks the model: one reset or retried has earlier ones (see `ModelCallRequest`). */
+export interface RunExecution {
+  /** This execution's Temporal run id. */
+  runId: string;
+  /** The run id recorded when the run started, which a reset keeps. */
+  originalExecutionRunId: string;
+  /** The workflow's attempt: above 1 for a run its retry policy started over. */
+  attempt: number;
+}
+
+/**
+ * Input of the model activity: the request, and which execution asks. An execution that a reset or a
+ * workflow retry started takes the reply an earlier execution got to the same request, from that
+ * execution's history, instead of asking the model again: the reply the earlier execution acted on.
+ */
+export interface ModelCallRequest extends ModelRequest {
+  execution?: RunExecution;
+}
+
 /** What the model activity returns. */
 export interface ModelReply {
   /** The reply as it goes into the conversation, tool-call ids included. */
   message: ChatMessage;
   /** Why the model stopped (`stop`, `tool_calls`, `length`, ...): `length` means its tool calls may be cut off. */
   finishReason: string | null;
+  /** The earlier execution of this run whose reply this is: the model was not asked again. */
+  fromRunId?: string;
 }
 
 /** Input of a tool activity and of a lookup. */
@@ -35,6 +56,16 @@ export interface ToolRequest {
   registered?: boolean;
   /** The run's context (`AgentInput.context`), for a registered tool. */
   context?: Record<string, unknown>;
+  /**
+   * Set on a call's first attempt in an execution that a reset or a workflow retry started: the tool
+   * activity first reads what earlier executions know of the call. An attempt of theirs that completed
+   * (or a lookup that found the call) gives its response, and nothing is sent; one sent with its outcome
+   * unknown makes this attempt's outcome unknown too, so the ladder goes on (a lookup, or a person),
+   * unless sending again is harmless (`harmless`: a tool that only reads or is idempotent, or a key
+   * the receiver still holds, counted from the earlier execution's first attempt: `keyLeftMs`, what
+   * is left of the key's life counted from now, is set when only the key makes a repeat harmless).
+   */
+  earlier?: { execution: RunExecution; harmless: boolean; keyLeftMs?: number };
   /** For a lookup over MCP: the server's tool that answers whether the call happened. */
   lookupTool?: string;
   /** For a lookup: the call's key may have expired at the receiver, so only a search can tell. */
@@ -63,6 +94,8 @@ export interface ToolResponse {
   replayed: boolean;
   /** How long the receiver says it keeps keys, when it said so. */
   keyRetentionMs?: number;
+  /** The earlier execution of this run whose attempt gave this response: nothing was sent again. */
+  fromRunId?: string;
 }
 
 /** The receiver's answer to "did this call happen?". */

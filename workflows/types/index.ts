@@ -14,6 +14,8 @@ export type {
 export type { ApprovalsState, QuestionsState, CarriedState } from './carried';
 export type {
   ModelRequest,
+  ModelCallRequest,
+  RunExecution,
   ModelReply,
   ToolRequest,
   ListToolsRequest,

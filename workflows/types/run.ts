@@ -73,6 +73,13 @@ export interface AgentInput {
   receiverDownMs?: number;
   /** Use the lookup rung (ask the receiver whether a call happened). Default `true`. */
   lookup?: boolean;
+  /**
+   * After a reset or a workflow retry, read what earlier executions of the run did (from their
+   * histories) before acting again: a reply an earlier execution got to the same conversation is taken
+   * instead of asking the model again, a call an earlier attempt completed is not sent again, and one
+   * sent with its outcome unknown goes up the ladder. Default `true`; `false` shows what it prevents.
+   */
+  earlierExecutions?: boolean;
   /** The model name sent to the provider. Default: the worker's `AGENT_MODEL`. */
   model?: string;
   /**

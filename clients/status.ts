@@ -4,7 +4,8 @@ import { key } from '../common/key';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { pendingQuery } from '../workflows/signals';
 import { listWaitingRuns } from './agent-client';
-import { describeReset, describeRetry, resetsOf, retryOf } from '../common/operations';
+import { describeReset, describeRetry, describeTaken, resetsOf, retryOf, takenFromEarlier } from '../common/operations';
+import { payloadDecoder } from '../common/history-events';
 import { waitingRun, withClient } from './connect';
 
 const USAGE = 'npm run status -- [WORKFLOW_ID] [--json]';
@@ -58,9 +59,10 @@ async function main(): Promise<void> {
     if (values.json) {
       const resets = resetsOf(events);
       const retry = retryOf(events);
+      const taken = await takenFromEarlier(events, payloadDecoder(client));
       console.log(
         JSON.stringify(
-          { workflowId, status, workerAnswered: pending !== null, resets, retry, ...(pending ?? waiting) },
+          { workflowId, status, workerAnswered: pending !== null, resets, retry, taken, ...(pending ?? waiting) },
           null,
           2,
         ),
@@ -72,6 +74,7 @@ async function main(): Promise<void> {
     const retry = retryOf(events);
     if (retry) console.log(describeRetry(retry));
     for (const r of resetsOf(events)) console.log(describeReset(r));
+    for (const t of await takenFromEarlier(events, payloadDecoder(client))) console.log(describeTaken(t));
     if (!pending)
       console.log(`no worker answered within ${QUERY_WAIT_MS / 1000} s: what the run waits for, from its memo`);
     const { approvals, questions } = pending ?? waiting;

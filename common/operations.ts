@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { eventTypeName } from './history-events';
+import { eventTypeName, type PayloadDecoder } from './history-events';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 type EventId = NonNullable<temporal.api.workflowservice.v1.IResetWorkflowExecutionRequest['workflowTaskFinishEventId']>;
@@ -201,5 +201,55 @@ export function retryOf(events: readonly HistoryEvent[]): RetryRecord | null {
 
 /** One line for `npm run status`: `attempt 2, started over by its retry policy after run X failed: ...`. */
 export function describeRetry(r: RetryRecord): string {
-  return `attempt ${r.attempt}, started over by its retry policy after run ${r.fromRunId} failed${r.failure ? `: ${r.failure}` : ''}; it carried nothing over`;
+  return `attempt ${r.attempt}, started over by its retry policy after run ${r.fromRunId} failed${r.failure ? `: ${r.failure}` : ''}; its history carried nothing over`;
+}
+
+/** What an execution took from earlier ones instead of doing again: a model reply, or a tool call's response. */
+export interface TakenFromEarlier {
+  kind: 'reply' | 'call';
+  /** `turn N` for a reply; `TOOL CALL_ID` for a call. */
+  what: string;
+  fromRunId: string;
+}
+
+/**
+ * What a reset or retried run of the agent loop took from its earlier executions, read from its
+ * history: model replies and tool responses marked `fromRunId` (`activities/earlier-executions.ts`).
+ * `decode` reads a payload as the worker wrote it (the client's data converter).
+ */
+export async function takenFromEarlier(
+  events: readonly HistoryEvent[],
+  decode: PayloadDecoder,
+): Promise<TakenFromEarlier[]> {
+  const inputs = new Map<number, { type: string; input?: temporal.api.common.v1.IPayload | null }>();
+  const taken: TakenFromEarlier[] = [];
+  for (const e of events) {
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (scheduled)
+      inputs.set(idOf(e), { type: scheduled.activityType?.name ?? '', input: scheduled.input?.payloads?.[0] });
+    const completed = e.activityTaskCompletedEventAttributes;
+    const asked = completed && inputs.get(Number(completed.scheduledEventId));
+    const result = completed?.result?.payloads?.[0];
+    if (!asked?.input || !result || (asked.type !== 'callModel' && asked.type !== 'runTool')) continue;
+    const { fromRunId } = ((await decode(result)) ?? {}) as { fromRunId?: unknown };
+    if (typeof fromRunId !== 'string') continue;
+    const input = (await decode(asked.input)) as { messages?: Array<{ role: string }>; tool?: string; callId?: string };
+    taken.push(
+      asked.type === 'callModel'
+        ? {
+            kind: 'reply',
+            what: `turn ${(input.messages ?? []).filter((m) => m.role === 'assistant').length + 1}`,
+            fromRunId,
+          }
+        : { kind: 'call', what: `${input.tool} ${input.callId}`, fromRunId },
+    );
+  }
+  return taken;
+}
+
+/** One line for `npm run status`: `turn 1: the model's reply taken from run X, not asked again`. */
+export function describeTaken(t: TakenFromEarlier): string {
+  return t.kind === 'reply'
+    ? `${t.what}: the model's reply taken from run ${t.fromRunId}, not asked again`
+    : `call ${t.what}: its response taken from run ${t.fromRunId}, not sent again`;
 }

@@ -249,7 +249,7 @@ describe('command-line clients against a real dev server', () => {
     }
   }, 180_000);
 
-  test('reset and cancel as a person runs them: the new run says where it came from and what it carried; bad targets are refused', async () => {
+  test('reset and cancel as a person runs them: the new run says where it came from, what it carried and what it took from the earlier run; bad targets are refused', async () => {
     const started = await cli('start', ['--task', 'coupon bug', '--repo', 'cli-reset', '--approve', 'create_issue']);
     const workflowId = started.stdout.trim();
     await eventually(async () =>
@@ -287,9 +287,20 @@ describe('command-line clients against a real dev server', () => {
       new RegExp(`reset from run ${firstRun} at event \\d+ \\(a wrong prompt\\): carried [1-9]\\d* completed activit`),
     );
 
+    // Back to the first task: the history keeps no reply, and the new run takes the one the run it
+    // came from holds instead of asking the model again, so it waits for the same call's approval.
+    const again = await cli('reset', [workflowId, '--to', 'first-task', '--reason', 'start over']);
+    expect(again.code).toBe(0);
+    const { runId: thirdRun } = await system().env.client.workflow.getHandle(workflowId).describe();
+    const taken = await eventually(async () => {
+      const s = await cli('status', [workflowId]);
+      return s.stdout.includes('waiting for approval: call_create_1') && s;
+    });
+    expect(taken.stdout).toContain(`turn 1: the model's reply taken from run ${secondRun}, not asked again`);
+
     const cancelled = await cli('cancel', [workflowId]);
     expect(cancelled.code).toBe(0);
-    expect(cancelled.stdout).toContain(`asked ${workflowId} (run ${secondRun}) to cancel`);
+    expect(cancelled.stdout).toContain(`asked ${workflowId} (run ${thirdRun}) to cancel`);
     await eventually(async () => (await cli('status', [workflowId])).stdout.startsWith(`${workflowId}: cancelled`));
   });
 });

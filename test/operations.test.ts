@@ -1,6 +1,16 @@
 // A person's operations, as pure logic over a history: where a reset goes back to, and what a reset run carried over.
 import { temporal } from '@temporalio/proto';
-import { describeReset, describeRetry, parseResetTarget, resetEventId, resetsOf, retryOf } from '../common/operations';
+import { defaultPayloadConverter } from '@temporalio/common';
+import {
+  describeReset,
+  describeRetry,
+  describeTaken,
+  parseResetTarget,
+  resetEventId,
+  resetsOf,
+  retryOf,
+  takenFromEarlier,
+} from '../common/operations';
 
 const { ContinueAsNewInitiator, EventType, WorkflowTaskFailedCause } = temporal.api.enums.v1;
 type Event = temporal.api.history.v1.IHistoryEvent;
@@ -91,7 +101,7 @@ describe('which attempt of a retried run it is', () => {
     });
     expect(retryOf(retried)).toEqual({ attempt: 2, fromRunId: 'run-1', failure: 'the tracker was down' });
     expect(describeRetry(retryOf(retried)!)).toBe(
-      'attempt 2, started over by its retry policy after run run-1 failed: the tracker was down; it carried nothing over',
+      'attempt 2, started over by its retry policy after run run-1 failed: the tracker was down; its history carried nothing over',
     );
     expect(retryOf(history())).toBeNull();
     expect(
@@ -102,5 +112,37 @@ describe('which attempt of a retried run it is', () => {
         }),
       ),
     ).toBeNull();
+  });
+});
+
+describe('what a reset or retried run took from earlier executions', () => {
+  test('the model replies and tool responses marked with the run they came from; what it did itself is not listed', async () => {
+    id = 0;
+    const payloads = (value: unknown) => ({ payloads: [defaultPayloadConverter.toPayload(value)] });
+    const scheduled = (type: string, input: unknown) =>
+      ev(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED, {
+        activityTaskScheduledEventAttributes: { activityType: { name: type }, input: payloads(input) },
+      });
+    const completed = (scheduledEventId: number, result: unknown) =>
+      ev(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED, {
+        activityTaskCompletedEventAttributes: { scheduledEventId: scheduledEventId as never, result: payloads(result) },
+      });
+    const turn1 = [{ role: 'user' }];
+    const turn2 = [{ role: 'user' }, { role: 'assistant' }, { role: 'tool' }];
+    const events = [
+      scheduled('callModel', { messages: turn1 }), // 1
+      completed(1, { message: {}, fromRunId: 'run-1' }),
+      scheduled('runTool', { tool: 'create_issue', callId: 'call_create_1' }), // 3
+      completed(3, { output: '{}', fromRunId: 'run-1' }),
+      scheduled('runTool', { tool: 'create_issue', callId: 'call_create_2' }), // 5
+      completed(5, { output: '{}' }),
+      scheduled('callModel', { messages: turn2 }), // 7
+      completed(7, { message: {} }),
+    ];
+    const taken = await takenFromEarlier(events, async (p) => defaultPayloadConverter.fromPayload(p));
+    expect(taken.map(describeTaken)).toEqual([
+      "turn 1: the model's reply taken from run run-1, not asked again",
+      'call create_issue call_create_1: its response taken from run run-1, not sent again',
+    ]);
   });
 });

@@ -4,7 +4,7 @@
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { canonicalJson } from '../common/canonical-json';
-import type { PayloadDecoder } from '../common/history-events';
+import { activitiesOf, type PayloadDecoder, type ScheduledActivity } from '../common/history-events';
 import { resetsOf, retryOf } from '../common/operations';
 import type {
   LookupResponse,
@@ -23,9 +23,6 @@ export interface EarlierExecution {
   runId: string;
   events: readonly HistoryEvent[];
 }
-
-/** Decodes one payload of a history, as the worker's data converter wrote it (`payloadDecoder`). */
-export type Decode = PayloadDecoder;
 
 /**
  * Whether this execution may have earlier ones: a reset keeps the run id recorded when the run started
@@ -72,40 +69,6 @@ export async function earlierExecutions(
   return found;
 }
 
-/** How one activity a history scheduled ended: completed with a result, refused, or unknown (it may have acted). */
-type Ended = { kind: 'completed'; result: Payload } | { kind: 'refused' } | { kind: 'unknown' };
-
-/** When an event was recorded, in ms since the epoch. */
-function timeOf(e: HistoryEvent): number {
-  return Number(e.eventTime?.seconds ?? 0) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
-}
-
-/**
- * Every activity of a type a history scheduled, with its input, when it was scheduled and how it
- * ended, in the order scheduled.
- */
-function activitiesIn(
-  events: readonly HistoryEvent[],
-  type: string,
-): Array<{ input: Payload; scheduledAt: number; ended: Ended }> {
-  const scheduled = new Map<number, { input: Payload; scheduledAt: number; ended: Ended }>();
-  for (const e of events) {
-    const s = e.activityTaskScheduledEventAttributes;
-    const input = s?.input?.payloads?.[0];
-    if (s?.activityType?.name === type && input)
-      scheduled.set(Number(e.eventId), { input, scheduledAt: timeOf(e), ended: { kind: 'unknown' } });
-    const completed = e.activityTaskCompletedEventAttributes;
-    const result = completed?.result?.payloads?.[0];
-    const doneOne = completed && scheduled.get(Number(completed.scheduledEventId));
-    if (doneOne && result) doneOne.ended = { kind: 'completed', result };
-    const failed = e.activityTaskFailedEventAttributes;
-    const failedOne = failed && scheduled.get(Number(failed.scheduledEventId));
-    // A non-retryable failure is the activity's refusal: by the loop's rules nothing happened.
-    if (failedOne && failed.failure?.applicationFailureInfo?.nonRetryable) failedOne.ended = { kind: 'refused' };
-  }
-  return [...scheduled.values()];
-}
-
 /** One model call an earlier execution completed: what it asked, what it got, and in which execution. */
 export interface EarlierReply {
   runId: string;
@@ -114,12 +77,15 @@ export interface EarlierReply {
 }
 
 /** The model calls earlier executions completed, latest first. */
-export async function earlierReplies(earlier: readonly EarlierExecution[], decode: Decode): Promise<EarlierReply[]> {
+export async function earlierReplies(
+  earlier: readonly EarlierExecution[],
+  decode: PayloadDecoder,
+): Promise<EarlierReply[]> {
   const found: EarlierReply[] = [];
   for (const { runId, events } of earlier) {
-    const calls = activitiesIn(events, 'callModel').reverse();
+    const calls = activitiesOf(events, 'callModel').reverse();
     for (const { input, ended } of calls) {
-      if (ended.kind !== 'completed') continue;
+      if (ended.kind !== 'completed' || !input || !ended.result) continue;
       const request = (await decode(input)) as ModelRequest;
       const reply = (await decode(ended.result)) as ModelReply;
       found.push({ runId, request: { model: request.model, messages: request.messages, tools: request.tools }, reply });
@@ -155,25 +121,27 @@ export type EarlierCall =
 export async function earlierCall(
   earlier: readonly EarlierExecution[],
   req: Pick<ToolRequest, 'runId' | 'callId'>,
-  decode: Decode,
+  decode: PayloadDecoder,
 ): Promise<EarlierCall | undefined> {
   let unknownIn: string | undefined;
   // The key's life counts from the first time the call was sent (scheduled, at the latest sent).
   let sentAt = Number.POSITIVE_INFINITY;
-  const same = async (input: Payload) => {
+  const same = async (input: Payload | undefined) => {
+    if (!input) return false;
     const asked = (await decode(input)) as ToolRequest;
     return asked.runId === req.runId && asked.callId === req.callId;
   };
   for (const { runId, events } of earlier) {
-    for (const { input, scheduledAt, ended } of activitiesIn(events, 'runTool')) {
+    for (const { input, scheduledAt, ended } of activitiesOf(events, 'runTool')) {
       if (!(await same(input))) continue;
       sentAt = Math.min(sentAt, scheduledAt);
-      if (ended.kind === 'completed')
+      if (ended.kind === 'completed' && ended.result)
         return { kind: 'done', runId, response: (await decode(ended.result)) as ToolResponse };
-      if (ended.kind === 'unknown') unknownIn ??= runId;
+      // A non-retryable failure is the activity's refusal: by the loop's rules nothing happened.
+      if (!refused(ended)) unknownIn ??= runId;
     }
-    for (const { input, ended } of activitiesIn(events, 'lookupCall')) {
-      if (ended.kind !== 'completed' || !(await same(input))) continue;
+    for (const { input, ended } of activitiesOf(events, 'lookupCall')) {
+      if (ended.kind !== 'completed' || !ended.result || !(await same(input))) continue;
       const found = (await decode(ended.result)) as LookupResponse;
       if (found.happened)
         return {
@@ -184,4 +152,9 @@ export async function earlierCall(
     }
   }
   return unknownIn ? { kind: 'unknown', runId: unknownIn, sentAt } : undefined;
+}
+
+/** An attempt the receiver refused: by the loop's rules nothing happened. */
+function refused(ended: ScheduledActivity['ended']): boolean {
+  return ended.kind === 'failed' && ended.nonRetryable;
 }

@@ -18,6 +18,60 @@ export function payloadDecoder(client: Client): PayloadDecoder {
   };
 }
 
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+type Payload = temporal.api.common.v1.IPayload;
+
+/** One activity a history scheduled: its type, its input, when it was scheduled, and how it ended so far. */
+export interface ScheduledActivity {
+  type: string;
+  input?: Payload;
+  /** When it was scheduled, in ms since the epoch (no later than it was first sent). */
+  scheduledAt: number;
+  /** `open`: no end recorded (still running, or its worker died and the run moved on); `timed-out`. */
+  ended:
+    | { kind: 'completed'; result?: Payload }
+    | { kind: 'failed'; nonRetryable: boolean }
+    | { kind: 'timed-out' }
+    | { kind: 'open' };
+}
+
+/** When an event was recorded, in ms since the epoch. */
+function timeOf(e: HistoryEvent): number {
+  return Number(e.eventTime?.seconds ?? 0) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6);
+}
+
+/** Every activity a history scheduled (of one type, if given), in the order scheduled, each with how it ended. */
+export function activitiesOf(events: readonly HistoryEvent[], type?: string): ScheduledActivity[] {
+  const scheduled = new Map<number, ScheduledActivity>();
+  const end = (id: unknown, ended: ScheduledActivity['ended']) => {
+    const one = scheduled.get(Number(id));
+    if (one) one.ended = ended;
+  };
+  for (const e of events) {
+    const s = e.activityTaskScheduledEventAttributes;
+    const name = s?.activityType?.name ?? '';
+    if (s && (type === undefined || name === type))
+      scheduled.set(Number(e.eventId), {
+        type: name,
+        input: s.input?.payloads?.[0] ?? undefined,
+        scheduledAt: timeOf(e),
+        ended: { kind: 'open' },
+      });
+    const completed = e.activityTaskCompletedEventAttributes;
+    if (completed)
+      end(completed.scheduledEventId, { kind: 'completed', result: completed.result?.payloads?.[0] ?? undefined });
+    const failed = e.activityTaskFailedEventAttributes;
+    if (failed)
+      end(failed.scheduledEventId, {
+        kind: 'failed',
+        nonRetryable: Boolean(failed.failure?.applicationFailureInfo?.nonRetryable),
+      });
+    const timedOut = e.activityTaskTimedOutEventAttributes;
+    if (timedOut) end(timedOut.scheduledEventId, { kind: 'timed-out' });
+  }
+  return [...scheduled.values()];
+}
+
 /** `EVENT_TYPE_WORKFLOW_TASK_COMPLETED` as people write it: `WorkflowTaskCompleted`. */
 export function eventTypeName(type: number | null | undefined): string {
   return (temporal.api.enums.v1.EventType[type ?? 0] ?? String(type))

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { eventTypeName, type PayloadDecoder } from './history-events';
+import { activitiesOf, eventTypeName, type PayloadDecoder } from './history-events';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 type EventId = NonNullable<temporal.api.workflowservice.v1.IResetWorkflowExecutionRequest['workflowTaskFinishEventId']>;
@@ -221,27 +221,20 @@ export async function takenFromEarlier(
   events: readonly HistoryEvent[],
   decode: PayloadDecoder,
 ): Promise<TakenFromEarlier[]> {
-  const inputs = new Map<number, { type: string; input?: temporal.api.common.v1.IPayload | null }>();
   const taken: TakenFromEarlier[] = [];
-  for (const e of events) {
-    const scheduled = e.activityTaskScheduledEventAttributes;
-    if (scheduled)
-      inputs.set(idOf(e), { type: scheduled.activityType?.name ?? '', input: scheduled.input?.payloads?.[0] });
-    const completed = e.activityTaskCompletedEventAttributes;
-    const asked = completed && inputs.get(Number(completed.scheduledEventId));
-    const result = completed?.result?.payloads?.[0];
-    if (!asked?.input || !result || (asked.type !== 'callModel' && asked.type !== 'runTool')) continue;
-    const { fromRunId } = ((await decode(result)) ?? {}) as { fromRunId?: unknown };
+  for (const { type, input, ended } of activitiesOf(events)) {
+    if ((type !== 'callModel' && type !== 'runTool') || !input || ended.kind !== 'completed' || !ended.result) continue;
+    const { fromRunId } = ((await decode(ended.result)) ?? {}) as { fromRunId?: unknown };
     if (typeof fromRunId !== 'string') continue;
-    const input = (await decode(asked.input)) as { messages?: Array<{ role: string }>; tool?: string; callId?: string };
+    const asked = (await decode(input)) as { messages?: Array<{ role: string }>; tool?: string; callId?: string };
     taken.push(
-      asked.type === 'callModel'
+      type === 'callModel'
         ? {
             kind: 'reply',
-            what: `turn ${(input.messages ?? []).filter((m) => m.role === 'assistant').length + 1}`,
+            what: `turn ${(asked.messages ?? []).filter((m) => m.role === 'assistant').length + 1}`,
             fromRunId,
           }
-        : { kind: 'call', what: `${input.tool} ${input.callId}`, fromRunId },
+        : { kind: 'call', what: `${asked.tool} ${asked.callId}`, fromRunId },
     );
   }
   return taken;

@@ -6,7 +6,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /** The app's folders: the agent and its world, which the sweep's engine, worker side and plugin never import. */
-const APP = '(tracker|model|workflows|activities|mcp|workers|clients|codec|examples)';
+const APP = '(tracker|model|workflows|activities|mcp|workers|clients|codec|store|examples)';
 
 /** A folder's import rule: each restriction is a regex on the import's text, with the reason. */
 const importRule = (...patterns) => ({
@@ -22,7 +22,7 @@ const importRule = (...patterns) => ({
  * services), never the loop's own code.
  */
 const EXAMPLE_OWN_CODE = [
-  '^\\.\\./\\.\\./(model|workflows|activities|mcp|workers|clients|codec|common)(/|$)',
+  '^\\.\\./\\.\\./(model|workflows|activities|mcp|workers|clients|codec|store|common)(/|$)',
   "an example is a user of the package: it imports only its entry points (lib/, the sweep's sweep/index.ts) and the tracker it acts on",
 ];
 const EXAMPLE_SWEEP = [
@@ -91,6 +91,7 @@ const workflowRules = (up, extra) => ({
             `${up}mcp/*`,
             `${up}model/*`,
             `${up}clients/*`,
+            `${up}store/*`,
             `${up}sweep/*`,
             'openai',
             'fastify',
@@ -198,6 +199,7 @@ export default tseslint.config(
       'mcp/**/*.ts',
       'clients/**/*.ts',
       'codec/**/*.ts',
+      'store/**/*.ts',
       'common/**/*.ts',
     ],
     rules: importRule([

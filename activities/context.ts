@@ -1,12 +1,15 @@
 // What every agent activity shares: the worker's configuration, where a point is reached, the
 // heartbeat, the registered tools and the MCP servers.
 import { Context } from '@temporalio/activity';
+import type { StorageDriverWorkflowInfo } from '@temporalio/common';
 import { crashPoint, type PointName } from '../common/crash-points';
 import { key } from '../common/key';
 import { refused } from './errors';
 import type { ToolRegistry } from './define-tool';
 import type { McpToolbox } from './mcp-toolbox';
 import type { ModelProvider } from './model';
+import type { PayloadStore } from '../store/payload-store';
+import { DEFAULT_MAX_OUTPUT_BYTES, type OutputLimit } from './tool-output';
 
 /** What the activities need from the worker's environment. */
 export interface ActivityConfig {
@@ -16,12 +19,37 @@ export interface ActivityConfig {
   mcp?: McpToolbox;
   /** The tools defined in TypeScript (`defineTool`) that runs may name in `AgentInput.tools`. Default none. */
   tools?: ToolRegistry;
+  /**
+   * Where large tool outputs and the conversation's turns are kept instead of history: the worker's
+   * External Storage. Default none: every output and the whole conversation travel in history.
+   */
+  store?: PayloadStore;
+  /** The most of one MCP tool's output a run keeps (a registered tool says its own). Default 1 MiB. */
+  maxOutputBytes?: number;
+}
+
+/** How much of a call's output the run keeps: the registered tool's own cap, or the worker's for MCP tools. */
+export function outputLimitOf(config: ActivityConfig, req: { tool: string; registered?: boolean }): OutputLimit {
+  if (req.registered && config.tools) return config.tools.outputLimit(req.tool);
+  return { maxOutputBytes: config.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, overflow: 'cut' };
 }
 
 /** Marks a crash point of the running activity's workflow: one of the loop's, or a tool's own. */
 export function point(name: PointName | (string & {}), detail: string): Promise<void> {
   const run = Context.current().info.workflowExecution;
   return crashPoint(name, { workflowId: run?.workflowId ?? 'standalone', detail, execution: run?.runId });
+}
+
+/** The run whose activity stores: the store keeps a workflow's payloads together. */
+export function storeTarget(): StorageDriverWorkflowInfo {
+  const { info } = Context.current();
+  return {
+    kind: 'workflow',
+    namespace: info.workflowNamespace ?? info.namespace,
+    id: info.workflowExecution?.workflowId,
+    runId: info.workflowExecution?.runId,
+    type: info.workflowType,
+  };
 }
 
 /** One tool call as its activity sees it: the point detail, its key, its cancellation, and its points. */

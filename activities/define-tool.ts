@@ -4,6 +4,7 @@ import { zodToJsonSchema } from 'zod-to-json-schema';
 import { ReceiverRefusedError, ReceiverUnavailableError } from '../common/receiver-errors';
 import { effectFlags, TOOL_EFFECTS, type ToolEffect } from '../workflows/effects';
 import type { ToolSpec } from '../workflows/tools';
+import { DEFAULT_MAX_OUTPUT_BYTES, OUTPUT_OVERFLOWS, type OutputLimit, type OutputOverflow } from './tool-output';
 
 export type { ToolEffect };
 
@@ -99,6 +100,17 @@ export interface ToolDefinition<A> {
   /** How long a call is sent again while `run` throws {@link ReceiverUnavailableError} with `notSent`; default: the run's. */
   receiverDownMs?: number;
   /**
+   * The most of one output, in UTF-8 bytes, that the run keeps and the model is shown. Default 1 MiB
+   * (`DEFAULT_MAX_OUTPUT_BYTES`). What happens past it is `overflow`'s to say.
+   */
+  maxOutputBytes?: number;
+  /**
+   * Past `maxOutputBytes`: `cut` (default) keeps the first `maxOutputBytes` and tells the model how much
+   * was cut; `store` keeps the whole output in the payload store and shows the model all of it (on a
+   * worker with no store it is cut, and the model told why).
+   */
+  overflow?: OutputOverflow;
+  /**
    * Does the work. Its result goes to the model (a string as it is, anything else as JSON). Throw
    * {@link ReceiverRefusedError} when the receiver refused (nothing happened: the model hears why),
    * `new ReceiverUnavailableError(url, null, message, true)` when nothing was sent; any other error
@@ -154,6 +166,13 @@ export function defineTool<A = Record<string, unknown>>(definition: ToolDefiniti
   if (!TOOL_EFFECTS.includes(effect))
     throw new Error(`tool ${name}: effect must be one of ${TOOL_EFFECTS.join(', ')}, not ${JSON.stringify(effect)}`);
   if (typeof definition.run !== 'function') throw new Error(`tool ${name}: run must be a function`);
+  const max = definition.maxOutputBytes;
+  if (max !== undefined && (!Number.isSafeInteger(max) || max < 1))
+    throw new Error(`tool ${name}: maxOutputBytes must be a whole number of bytes, at least 1, not ${String(max)}`);
+  if (definition.overflow !== undefined && !OUTPUT_OVERFLOWS.includes(definition.overflow))
+    throw new Error(
+      `tool ${name}: overflow must be one of ${OUTPUT_OVERFLOWS.join(', ')}, not ${JSON.stringify(definition.overflow)}`,
+    );
   const spec: ToolSpec = {
     name,
     description: definition.description,
@@ -210,6 +229,12 @@ export class ToolRegistry {
         'UnknownTool',
       );
     return tool;
+  }
+
+  /** How much of a tool's output the run keeps, and what happens past it. */
+  outputLimit(name: string): OutputLimit {
+    const { maxOutputBytes, overflow } = this.get(name).definition;
+    return { maxOutputBytes: maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, overflow: overflow ?? 'cut' };
   }
 
   /** Runs one call; its result as the model's text. */

@@ -7,7 +7,9 @@ import { canonicalJson } from '../common/canonical-json';
 import { activitiesOf, type PayloadDecoder, type ScheduledActivity } from '../common/history-events';
 import { resetsOf, retryOf } from '../common/operations';
 import type {
+  ChatMessage,
   LookupResponse,
+  ModelCallRequest,
   ModelReply,
   ModelRequest,
   RunExecution,
@@ -76,19 +78,24 @@ export interface EarlierReply {
   reply: ModelReply;
 }
 
-/** The model calls earlier executions completed, latest first. */
+/**
+ * The model calls earlier executions completed, latest first. `conversationOf` rebuilds the whole
+ * conversation a request names (by reference to the payload store, or inline in older runs).
+ */
 export async function earlierReplies(
   earlier: readonly EarlierExecution[],
   decode: PayloadDecoder,
+  conversationOf: (request: ModelCallRequest) => Promise<ChatMessage[]> = async (r) => r.messages ?? [],
 ): Promise<EarlierReply[]> {
   const found: EarlierReply[] = [];
   for (const { runId, events } of earlier) {
     const calls = activitiesOf(events, 'callModel').reverse();
     for (const { input, ended } of calls) {
       if (ended.kind !== 'completed' || !input || !ended.result) continue;
-      const request = (await decode(input)) as ModelRequest;
+      const request = (await decode(input)) as ModelCallRequest;
       const reply = (await decode(ended.result)) as ModelReply;
-      found.push({ runId, request: { model: request.model, messages: request.messages, tools: request.tools }, reply });
+      const messages = await conversationOf(request);
+      found.push({ runId, request: { model: request.model, messages, tools: request.tools }, reply });
     }
   }
   return found;

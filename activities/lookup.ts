@@ -6,11 +6,14 @@ import {
   callTimeout,
   heartbeating,
   noBuiltInTools,
+  outputLimitOf,
+  storeTarget,
   registeredTools,
   toolbox,
   type ActivityConfig,
 } from './context';
 import { asActivityError } from './errors';
+import { keptOutput } from './tool-output';
 
 /**
  * Asks the receiver whether a call whose outcome is unknown happened: a registered tool's `lookup`, or
@@ -46,7 +49,15 @@ export function lookupCall(config: ActivityConfig) {
               },
             )
           : noBuiltInTools(req.tool);
+      // What the receiver says the call returned is the call's output: kept as a tool's output is.
+      const found =
+        typeof answer.output === 'string'
+          ? {
+              ...answer,
+              output: await keptOutput(answer.output, outputLimitOf(config, req), config.store, storeTarget()),
+            }
+          : answer;
       await at('lookup.returned');
-      return answer;
+      return found;
     });
 }

@@ -8,6 +8,8 @@ import {
   callTimeout,
   heartbeating,
   noBuiltInTools,
+  outputLimitOf,
+  storeTarget,
   registeredTools,
   retrying,
   toolbox,
@@ -15,6 +17,7 @@ import {
 } from './context';
 import { asActivityError } from './errors';
 import { payloadDecoder } from '../common/history-events';
+import { keptOutput } from './tool-output';
 
 /**
  * One tool call, carrying `key(runId, callId)`: to a tool registered on the worker (`defineTool`), or
@@ -73,9 +76,11 @@ export function runTool(config: ActivityConfig) {
               errorMayHideEffect: req.errorMayHideEffect,
             })
           : noBuiltInTools(req.tool);
+      // A large output goes to the store before the point, so a kill after it finds it stored.
+      const output = await keptOutput(result.output, outputLimitOf(config, req), config.store, storeTarget());
       await at('tool.returned');
       return {
-        output: result.output,
+        output,
         replayed: result.replayed,
         attempt: Context.current().info.attempt,
         ...(result.retentionMs ? { keyRetentionMs: result.retentionMs } : {}),

@@ -1,6 +1,8 @@
 // How every client connects to Temporal: the address, the payload codec, and one clear line when it cannot.
 import { Client, Connection, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { configFromEnv } from '../common/config';
+import { LARGE_MESSAGES } from '../common/grpc-limits';
+import { clientPayloadDir } from './dev-env';
 import { dataConverterFromEnv } from '../common/payload-codec';
 import type { agentWorkflow } from '../workflows/agent';
 import { WAITING_MEMO } from '../workflows/signals';
@@ -30,12 +32,18 @@ export async function connectClient(): Promise<{ client: Client; connection: Con
   const config = configFromEnv();
   let connection: Connection;
   try {
-    connection = await Connection.connect({ address: config.temporalAddress, connectTimeout: '5s' });
+    connection = await Connection.connect({
+      address: config.temporalAddress,
+      connectTimeout: '5s',
+      channelArgs: LARGE_MESSAGES,
+    });
   } catch (err) {
     throw new ServerUnreachableError(config.temporalAddress, err as Error);
   }
-  // With TEMPORAL_PAYLOAD_KEY set, what the client sends is sealed and what it reads is opened.
-  const client = new Client({ connection, namespace: config.namespace, dataConverter: dataConverterFromEnv() });
+  // With TEMPORAL_PAYLOAD_KEY set, what the client sends is sealed and what it reads is opened; with a
+  // payload store (AGENT_PAYLOAD_DIR, or npm run dev's), what the workers stored outside history is read back.
+  const env = { ...process.env, AGENT_PAYLOAD_DIR: clientPayloadDir() };
+  const client = new Client({ connection, namespace: config.namespace, dataConverter: dataConverterFromEnv(env) });
   return { client, connection, taskQueue: config.taskQueue };
 }
 

@@ -9,7 +9,7 @@ import { devServerSearchAttributeFlags } from '../common/search-attributes';
 import { findTemporalCli, NoTemporalCliError } from '../common/temporal-cli';
 import { buildModelServer } from '../model/app';
 import { buildTracker } from '../tracker/app';
-import { devWorkerEnv } from './dev-env';
+import { devDir, devWorkerEnv } from './dev-env';
 import { Store } from '../tracker/store';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -46,8 +46,8 @@ async function waitForPort(port: number, timeoutMs: number): Promise<void> {
 async function main(): Promise<void> {
   const cli = findTemporalCli();
   if (!cli) throw new NoTemporalCliError();
-  const dir = path.resolve(process.env.DEV_DIR ?? path.join(ROOT, '.dev'));
-  mkdirSync(dir, { recursive: true });
+  const dir = devDir();
+  mkdirSync(path.join(dir, 'payloads'), { recursive: true });
   const stops: Array<() => Promise<void>> = [];
 
   // With TEMPORAL_PAYLOAD_KEY set, the worker and clients seal payloads, and the Web UI opens them
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   await model.listen({ port: MODEL_PORT, host: '127.0.0.1' });
   stops.push(() => model.close());
 
-  const env = devWorkerEnv(process.env, { temporal: TEMPORAL_PORT, tracker: TRACKER_PORT, model: MODEL_PORT });
+  const env = devWorkerEnv(process.env, { temporal: TEMPORAL_PORT, tracker: TRACKER_PORT, model: MODEL_PORT }, dir);
   const ownModel = process.env.OPENAI_BASE_URL ? env.OPENAI_BASE_URL : null;
   let worker: ChildProcess | null = null;
   const startWorker = () => {
@@ -124,6 +124,7 @@ async function main(): Promise<void> {
     [
       `Temporal server  localhost:${TEMPORAL_PORT} (${cli})`,
       `Temporal Web UI  http://localhost:${UI_PORT}`,
+      `payload store    ${path.relative(process.cwd(), env.AGENT_PAYLOAD_DIR!) || '.'} (tool outputs of 16 KiB or more, and the conversation's turns)`,
       `tracker          http://127.0.0.1:${TRACKER_PORT} (db ${path.relative(process.cwd(), path.join(dir, 'tracker.db'))}, keyed)`,
       ownModel
         ? `model            ${ownModel} (yours, from OPENAI_BASE_URL; the scripted one also serves at http://127.0.0.1:${MODEL_PORT}/v1)`

@@ -1,18 +1,22 @@
 // How a history's events are read: their types as people write them, their payloads as the worker wrote them.
 import type { Client } from '@temporalio/client';
+import { ExternalStorageRunner } from '@temporalio/common/lib/internal-non-workflow';
 import { temporal } from '@temporalio/proto';
 
 /** A history payload decoded into the value the worker wrote. */
 export type PayloadDecoder = (payload: temporal.api.common.v1.IPayload) => Promise<unknown>;
 
 /**
- * Decodes a history's payloads with the client's data converter, codecs first: an encrypted history
- * reads as the worker wrote it, where the client has the worker's codec.
+ * Decodes a history's payloads with the client's data converter: a reference to External Storage
+ * read back from its driver first, then the codecs: an encrypted history, or one whose large payloads
+ * are stored outside, reads as the worker wrote it, where the client has the worker's codec and store.
  */
 export function payloadDecoder(client: Client): PayloadDecoder {
   const converter = client.options.loadedDataConverter;
+  const storage = converter.externalStorage ? new ExternalStorageRunner(converter.externalStorage) : undefined;
   return async (payload) => {
-    let decoded = [payload];
+    let decoded: temporal.api.common.v1.IPayload[] = [payload];
+    if (storage) decoded = await storage.retrieve(decoded);
     for (const codec of [...converter.payloadCodecs].reverse()) decoded = await codec.decode(decoded);
     return converter.payloadConverter.fromPayload(decoded[0]!);
   };

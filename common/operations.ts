@@ -226,12 +226,17 @@ export async function takenFromEarlier(
     if ((type !== 'callModel' && type !== 'runTool') || !input || ended.kind !== 'completed' || !ended.result) continue;
     const { fromRunId } = ((await decode(ended.result)) ?? {}) as { fromRunId?: unknown };
     if (typeof fromRunId !== 'string') continue;
-    const asked = (await decode(input)) as { messages?: Array<{ role: string }>; tool?: string; callId?: string };
+    const asked = (await decode(input)) as {
+      turn?: number;
+      messages?: Array<{ role: string }>;
+      tool?: string;
+      callId?: string;
+    };
     taken.push(
       type === 'callModel'
         ? {
             kind: 'reply',
-            what: `turn ${(asked.messages ?? []).filter((m) => m.role === 'assistant').length + 1}`,
+            what: `turn ${asked.turn ?? (asked.messages ?? []).filter((m) => m.role === 'assistant').length + 1}`,
             fromRunId,
           }
         : { kind: 'call', what: `${asked.tool} ${asked.callId}`, fromRunId },

@@ -1,8 +1,9 @@
 // The payload codec that seals every payload with AES-256-GCM when TEMPORAL_PAYLOAD_KEY is set.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { Payload, PayloadCodec } from '@temporalio/common';
+import type { ExternalStorage, Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { commaList } from './cli';
+import { externalStorageFromEnv } from '../store/external-storage';
 
 /**
  * Encrypts every payload the worker and the clients send to Temporal (workflow inputs and results,
@@ -122,11 +123,18 @@ export function sealedFailuresPath(): string {
 /**
  * The data converter for a worker or a client: when a key is set, the codec, and the failure
  * converter that moves a failure's message and stack trace into a payload the codec seals (else they
- * stay plain text in history); with no key, the SDK's defaults.
+ * stay plain text in history); when `AGENT_PAYLOAD_DIR` is set, the payload store (External Storage
+ * on the local driver) that keeps large payloads and the conversation out of history. With neither,
+ * the SDK's defaults.
  */
 export function dataConverterFromEnv(
   env: NodeJS.ProcessEnv = process.env,
-): { payloadCodecs: PayloadCodec[]; failureConverterPath: string } | undefined {
+): { payloadCodecs?: PayloadCodec[]; failureConverterPath?: string; externalStorage?: ExternalStorage } | undefined {
   const codec = codecFromEnv(env);
-  return codec ? { payloadCodecs: [codec], failureConverterPath: sealedFailuresPath() } : undefined;
+  const storage = externalStorageFromEnv(env);
+  if (!codec && !storage) return undefined;
+  return {
+    ...(codec ? { payloadCodecs: [codec], failureConverterPath: sealedFailuresPath() } : {}),
+    ...(storage ? { externalStorage: storage } : {}),
+  };
 }

@@ -26,6 +26,7 @@ import { configFromEnv, createAgentWorker, defineTool } from 'crash-safe-agent/w
 import { callKey } from 'crash-safe-agent/activity';
 import { startAgentRun, withClient } from 'crash-safe-agent/client';
 import { aiSdkModel } from 'crash-safe-agent/ai-sdk';
+import { externalStorage, LocalStorageDriver } from 'crash-safe-agent/store';
 
 const config: SweepConfig = defineSweep({
   rows: [{ name: 'r', label: 'a row' }],
@@ -48,7 +49,7 @@ const greet = defineTool({
 const wrong: AgentInput = { runId: 1, task: 'x' };
 export const used = [config, input, greet, wrong, runSweep, formatTable, crashSweepPlugin, crashPoint,
   agentWorkflow, keyedActivities, createAgentWorker, callKey('r1', 'c1'), startAgentRun, aiSdkModel,
-  configFromEnv().taskQueue, withClient];
+  configFromEnv().taskQueue, withClient, externalStorage(new LocalStorageDriver({ dir: 'payloads' }))];
 `;
 
 let dir: string;

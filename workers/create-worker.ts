@@ -7,6 +7,8 @@ import { openAiModel, type ModelProvider } from '../activities/model';
 import { registerSecrets } from '../common/secrets';
 import { redactingActivities } from '../activities/redaction';
 import { crashSweepPlugin, workflowInterceptorModules, type CrashSweepPluginOptions } from '../sweep/plugin';
+import { PayloadStore } from '../store/payload-store';
+import { checkExternalStorage } from '../store/external-storage';
 
 /** Options of {@link createAgentWorker}. */
 export interface AgentWorkerOptions {
@@ -44,8 +46,16 @@ export interface AgentWorkerOptions {
   identity?: string;
   /** Activity interceptors (a crash harness watches for activities that outlive their timeout). Default none. */
   activityInterceptors?: ActivityInterceptorsFactory[];
-  /** How payloads are stored: the payload codec when history is to be encrypted. Default plain JSON. */
+  /**
+   * How payloads are stored: the payload codec when history is to be encrypted; `externalStorage`
+   * (Temporal's External Storage, with a driver such as the local one or S3's) for long runs and
+   * large outputs: payloads over its threshold go to the driver, and the loop keeps large tool
+   * outputs and the conversation's turns there too, so history grows with the work, not its square.
+   * Default plain JSON, all in history.
+   */
   dataConverter?: WorkerOptions['dataConverter'];
+  /** The most of one MCP tool's output a run keeps (a `defineTool` tool says its own). Default 1 MiB. */
+  maxOutputBytes?: number;
   /** Extra worker options, e.g. the crash sweep's cache and concurrency settings. */
   tuning?: Partial<WorkerOptions>;
 }
@@ -72,7 +82,15 @@ export const AGENT_POINTS: CrashSweepPluginOptions = { activities: false, http: 
 /** What the agent's activities are made of: a worker's options without the worker. */
 export type AgentActivitiesOptions = Pick<
   AgentWorkerOptions,
-  'tools' | 'modelProvider' | 'openaiBaseUrl' | 'openaiApiKey' | 'model' | 'mcp' | 'secrets'
+  | 'tools'
+  | 'modelProvider'
+  | 'openaiBaseUrl'
+  | 'openaiApiKey'
+  | 'model'
+  | 'mcp'
+  | 'secrets'
+  | 'dataConverter'
+  | 'maxOutputBytes'
 >;
 
 /**
@@ -87,8 +105,17 @@ export function createAgentActivities(options: AgentActivitiesOptions) {
       model: modelOf(options),
       mcp: options.mcp,
       tools: new ToolRegistry(options.tools ?? []),
+      store: payloadStoreOf(options.dataConverter),
+      ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
     }),
   );
+}
+
+/** The loop's payload store: the data converter's External Storage, sealed by its codecs; none without it. */
+function payloadStoreOf(converter: AgentActivitiesOptions['dataConverter']): PayloadStore | undefined {
+  if (!converter?.externalStorage) return undefined;
+  checkExternalStorage();
+  return new PayloadStore(converter.externalStorage, converter.payloadCodecs ?? []);
 }
 
 /** The model of a worker's options: the provider given, or the OpenAI-compatible endpoint named. */

@@ -15,8 +15,16 @@ import { personQuestions } from './questions';
 import { pendingQuery } from './signals';
 import { BUILT_IN_TRACKER_TOOLS, NAMED_TOOLS_PATCH } from './legacy-tools';
 import { DEFAULT_INSTRUCTIONS, toolsForModel, type ToolSpec } from './tools';
-import type { AgentInput, AgentResult, CallRecord, ChatMessage, Rung } from './types';
+import type { AgentInput, AgentResult, CallRecord, ConversationRef, Rung } from './types';
 import { runVisibility } from './visibility';
+import {
+  DEFAULT_MAX_CONVERSATION_BYTES,
+  jsonBytes,
+  messageBytes,
+  PAYLOAD_LIMIT_BYTES,
+  refuseOversizeConversation,
+  refuseOversizePayload,
+} from './sizes';
 
 /**
  * The agent loop: a model activity whose reply (with its tool-call ids) is in history before any tool
@@ -28,6 +36,12 @@ import { runVisibility } from './visibility';
  * A long conversation continues as new between two turns (`turnsPerRun`, or when the server suggests
  * it): the next run starts from the conversation and what the approvals and questions must remember,
  * with the same `runId`, so every key stays the same.
+ *
+ * On a worker with a payload store the conversation travels by reference: each model call stores its
+ * turn and returns the reference, which the next call (and a continue-as-new) names instead of the
+ * messages, and a large tool output is stored by its activity. Without one every message travels
+ * inline, and a payload over Temporal's limit fails the run with its size and the remedy instead of
+ * failing its workflow task for ever.
  */
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   const badContext = contextProblem(input.context);
@@ -89,21 +103,31 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   const execution = input.earlierExecutions === false ? undefined : { runId, originalExecutionRunId, attempt };
   const runCall = callRunner({ input, specs, activities, approvals, questions, calls, identity, retention, execution });
 
-  const messages: ChatMessage[] = carried?.messages ?? [
-    { role: 'system', content: input.instructions ?? DEFAULT_INSTRUCTIONS },
-    { role: 'user', content: input.task },
-  ];
+  // The turns the store keeps (`prefix`), and the messages since; a chain from before long runs carried them all.
+  const conversation: ConversationRef = carried?.conversation
+    ? { ...carried.conversation, added: [...carried.conversation.added] }
+    : {
+        added: carried?.messages ?? [
+          { role: 'system', content: input.instructions ?? DEFAULT_INSTRUCTIONS },
+          { role: 'user', content: input.task },
+        ],
+      };
+  let conversationBytes = carried?.conversationBytes ?? conversation.added.reduce((n, m) => n + messageBytes(m), 0);
+  const maxConversationBytes = input.maxConversationBytes ?? DEFAULT_MAX_CONVERSATION_BYTES;
+  // With no store, everything travels inline, and Temporal's payload limit is the run's to respect.
+  const inline = () => conversation.prefix === undefined;
   const tools = toolsForModel(specs);
   const maxTurns = input.maxTurns ?? 10;
   const firstTurn = (carried?.turns ?? 0) + 1;
   for (let turn = firstTurn; turn <= maxTurns; turn++) {
     if (turn - firstTurn >= (input.turnsPerRun ?? 20) || workflowInfo().continueAsNewSuggested) {
       // Between two turns no call is open: the conversation and what the gates remember is all there is.
-      await continueAsNew<typeof agentWorkflow>({
+      const next: AgentInput = {
         ...input,
         carried: {
           turns: turn - 1,
-          messages,
+          conversation,
+          conversationBytes,
           calls,
           ...(listed ? { specs: [...specs] } : {}),
           callIds: identity.used(),
@@ -111,18 +135,32 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
           approvals: approvals.snapshot(),
           questions: questions.snapshot(),
         },
-      });
+      };
+      if (inline()) refuseOversizePayload('the input to continue as new', jsonBytes(next));
+      await continueAsNew<typeof agentWorkflow>(next);
     }
     // The reply, call ids included, is in history once this returns, before any of its tools run.
     shown.doing(`turn ${turn}: waiting for the model's reply`);
-    const { message: reply, finishReason } = await activities.callModel(
-      { runId: input.runId, model: input.model, messages, tools, ...(execution ? { execution } : {}) },
+    refuseOversizeConversation(conversationBytes, maxConversationBytes);
+    const request = {
+      runId: input.runId,
+      model: input.model,
+      conversation: { ...(conversation.prefix ? { prefix: conversation.prefix } : {}), added: conversation.added },
+      tools,
       turn,
-    );
-    messages.push(reply);
+      ...(execution ? { execution } : {}),
+    };
+    if (inline()) refuseOversizePayload(`the model call's input at turn ${turn}`, jsonBytes(request));
+    const { message: reply, finishReason, conversation: recorded } = await activities.callModel(request, turn);
+    conversationBytes += messageBytes(reply);
+    // A worker with a store keeps the turn: the next call names it instead of sending it again.
+    if (recorded) {
+      conversation.prefix = recorded;
+      conversation.added = [];
+    } else conversation.added.push(reply);
     if (!reply.tool_calls?.length) {
       shown.doing(`finished: the model answered at turn ${turn}`);
-      return {
+      const result: AgentResult = {
         runId: input.runId,
         answer: reply.content ?? '',
         turns: turn,
@@ -131,11 +169,16 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
         questionsAsked: questions.asked(),
         approvalsRequested: approvals.requested(),
       };
+      // Inline outputs may add up past the limit: the result then lists the calls without them (history has them).
+      if (inline() && jsonBytes(result) > PAYLOAD_LIMIT_BYTES)
+        return { ...result, calls: calls.map(({ result: _output, ...call }) => call), outputsLeftOut: true };
+      return result;
     }
     for (const [i, call] of reply.tool_calls.entries()) {
       shown.doing(`turn ${turn}: tool call ${i + 1} of ${reply.tool_calls.length}, ${call.function.name}`);
       const content = await runCall(call, { turn, position: i + 1, finishReason });
-      messages.push({ role: 'tool', tool_call_id: call.id, content });
+      conversation.added.push({ role: 'tool', tool_call_id: call.id, content });
+      conversationBytes += messageBytes({ role: 'tool', content });
     }
   }
   throw ApplicationFailure.nonRetryable(`no final answer after ${maxTurns} model replies`, 'TooManyTurns');

@@ -7,7 +7,7 @@ import { settleCall, type Lookup } from './ladder';
 import { attemptTool } from './outcome';
 import type { personQuestions } from './questions';
 import { toolSpec, type ToolSpec } from './tools';
-import type { AgentInput, CallRecord, RunExecution, ToolCall } from './types';
+import type { AgentInput, CallRecord, RunExecution, ToolCall, ToolOutput } from './types';
 
 /** How long a receiver keeps a key unless the run or the receiver says otherwise. */
 export const DAY_MS = 86_400_000;
@@ -110,7 +110,7 @@ export function callRunner({
   return async function runCall(
     call: ToolCall,
     place: { turn: number; position: number; finishReason: string | null },
-  ): Promise<string> {
+  ): Promise<ToolOutput> {
     const callId = identity(call, place.turn, place.position);
     const spec = toolSpec(call.function.name, specs);
     const record: CallRecord = {

@@ -12,7 +12,7 @@ import { callKey } from './call-key';
 import { DAY_MS, DEFAULT_RECEIVER_DOWN_MS } from './calls';
 import { effectFlags, type ToolEffect } from './effects';
 import { settleCall, type Answer, type Lookup } from './ladder';
-import { attemptTool } from './outcome';
+import { attemptTool, inlineText } from './outcome';
 import { personQuestions } from './questions';
 import { WAITING_MEMO } from './signals';
 
@@ -146,10 +146,11 @@ export function keyedActivities<A extends object>(options: KeyedActivitiesOption
         },
       },
     );
-    if (settled.status === 'failed') throw lastFailure ?? new Error(settled.output);
+    const output = inlineText(settled.output);
+    if (settled.status === 'failed') throw lastFailure ?? new Error(output);
     if (unknownValue) return undefined;
-    if (settled.rung === 'person') return parseOrText(settled.output);
-    return JSON.parse(settled.output) as unknown;
+    if (settled.rung === 'person') return parseOrText(output);
+    return JSON.parse(output) as unknown;
   };
 
   return new Proxy({} as Activities<A>, {

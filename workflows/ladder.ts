@@ -12,7 +12,7 @@
  * Pure logic with its inputs explicit (one attempt, a lookup, a question, a clock), so it can be read
  * and tested without Temporal; the agent workflow gives it activities, a signal and workflow time.
  */
-import type { Rung, ToolResponse } from './types';
+import type { Rung, ToolOutput, ToolResponse } from './types';
 
 /** How one attempt at a tool call ended, as far as the caller can tell. */
 export type Attempt =
@@ -30,7 +30,7 @@ export type Attempt =
 
 /** The receiver's answer to "did this call happen?". */
 export type Lookup =
-  | { kind: 'happened'; output?: string }
+  | { kind: 'happened'; output?: ToolOutput }
   /**
    * No trace of the call. With `commitDeadlineMs`, the receiver says a request may still commit that
    * long after it arrived (a slow receiver): the answer is final only once that long has passed since
@@ -95,8 +95,8 @@ export interface Settled {
   /** `failed`: the receiver refused it; nothing happened. */
   status: 'done' | 'failed';
   rung: Rung;
-  /** The tool result for the model. */
-  output: string;
+  /** The tool result for the model (a large one where the payload store keeps it). */
+  output: ToolOutput;
 }
 
 /**

@@ -1,7 +1,7 @@
 // How one tool activity ended: a result, a refusal, or an outcome nobody knows.
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 import type { Attempt } from './ladder';
-import type { ToolResponse } from './types';
+import type { ToolOutput, ToolResponse } from './types';
 
 export type { Attempt };
 
@@ -35,4 +35,16 @@ export async function attemptTool(run: () => Promise<ToolResponse>): Promise<Att
     if (cause instanceof TimeoutFailure) return { kind: 'unknown', reason: `attempt timed out (${cause.timeoutType})` };
     return { kind: 'unknown', reason: cause?.message ?? err.message };
   }
+}
+
+/**
+ * The text of an output where no payload store is in play (`keyedActivities`, whose activities return
+ * values, not texts; the sweep's designs, whose tracker answers small): a stored one there is a bug.
+ */
+export function inlineText(output: ToolOutput): string {
+  if (typeof output === 'string') return output;
+  throw ApplicationFailure.nonRetryable(
+    `an output of ${output.bytes} bytes was kept in the payload store where only inline outputs are read`,
+    'StoredOutputUnexpected',
+  );
 }

@@ -58,12 +58,13 @@ async function main(): Promise<void> {
       secrets: [trackerToken, process.env.MCP_TOKEN, process.env.CODEC_TOKEN, process.env.TEMPORAL_PAYLOAD_KEY],
     });
     const servers = mcp ? `, MCP servers ${Object.keys(mcp.config.mcpServers).join(', ') || 'none'}` : '';
-    const sealed = dataConverter
+    const sealed = dataConverter?.payloadCodecs
       ? `, payloads encrypted with key ${process.env.TEMPORAL_PAYLOAD_KEY_ID || 'default'}`
       : '';
     console.log(
       `worker serving task queue ${config.taskQueue} on ${config.temporalAddress} ` +
-        `(tracker ${trackerUrl}, model ${config.model} at ${config.openaiBaseUrl}${servers}${sealed})`,
+        `(tracker ${trackerUrl}, model ${config.model} at ${config.openaiBaseUrl}${servers}${sealed}` +
+        `${process.env.AGENT_PAYLOAD_DIR ? `, payload store ${process.env.AGENT_PAYLOAD_DIR}` : ''})`,
     );
     // Worker.run() installs the SDK's own SIGINT/SIGTERM handling: stop polling, drain, then resolve.
     await worker.run();

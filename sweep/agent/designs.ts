@@ -2,7 +2,7 @@
 // markers: workflow code of the sweep's own, run by its worker beside the loop (sweep/agent/workflows.ts).
 import { ApplicationFailure, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { AgentActivities } from '../../activities';
-import { attemptTool } from '../../workflows/outcome';
+import { attemptTool, inlineText } from '../../workflows/outcome';
 import { personQuestions } from '../../workflows/questions';
 import { pendingQuery } from '../../workflows/signals';
 import { toolsForModel } from '../../workflows/tools';
@@ -92,7 +92,7 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
     const harmless = effect === 'read-only' || (keyed && effect === 'keyed');
     for (;;) {
       const outcome = await attemptTool(() => (harmless ? runTool : runToolOnce)(request(call)));
-      if (outcome.kind === 'ok') return outcome.response.output;
+      if (outcome.kind === 'ok') return inlineText(outcome.response.output);
       // The designs compared by the sweep take a refused connection as a refusal, as the agent loop once did.
       if (outcome.kind === 'refused') return JSON.stringify({ error: outcome.message });
       if (outcome.kind === 'not-sent') return JSON.stringify({ error: outcome.reason });
@@ -134,7 +134,7 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
         const outcome = await attemptTool(() => runTool(request(call)));
         content =
           outcome.kind === 'ok'
-            ? outcome.response.output
+            ? inlineText(outcome.response.output)
             : JSON.stringify({ error: outcome.kind === 'refused' ? outcome.message : outcome.reason });
       }
       messages.push({ role: 'tool', tool_call_id: call.id, content });

@@ -8,6 +8,7 @@ import { devServerExecutable } from '../../common/temporal-cli';
 import { searchAttributeFlags, type AnySearchAttributeKey } from '../../common/search-attribute-flags';
 import { cpuSeconds } from './timings';
 import { freePort } from '../../common/free-port';
+import { LARGE_MESSAGES } from '../../common/grpc-limits';
 import { endWithSweep } from './children';
 
 /**
@@ -90,7 +91,7 @@ export class KillableServerHost implements BatchTemporal {
       preciseTimers,
     );
     await server.spawn();
-    server.connection = await Connection.connect({ address: server.address });
+    server.connection = await Connection.connect({ address: server.address, channelArgs: LARGE_MESSAGES });
     server.client = new Client({ connection: server.connection });
     await server.serving();
     return server;

@@ -1,8 +1,8 @@
 // The contracts of the agent's activities: their inputs and results.
 
-import type { ChatMessage } from './conversation';
+import type { ChatMessage, ConversationRef, StoredRef, ToolOutput } from './conversation';
 
-/** Input of the model activity. */
+/** A model request as a provider gets it: the whole conversation. */
 export interface ModelRequest {
   runId: string;
   model?: string;
@@ -28,7 +28,16 @@ export interface RunExecution {
  * workflow retry started takes the reply an earlier execution got to the same request, from that
  * execution's history, instead of asking the model again: the reply the earlier execution acted on.
  */
-export interface ModelCallRequest extends ModelRequest {
+export interface ModelCallRequest extends Omit<ModelRequest, 'messages'> {
+  /**
+   * The conversation by reference (the loop since long runs): the turns the payload store keeps, and
+   * the messages added since. The activity rebuilds the whole conversation from it.
+   */
+  conversation?: ConversationRef;
+  /** The whole conversation, as runs before `conversation` sent it (and the sweep's designs still do). */
+  messages?: ChatMessage[];
+  /** The turn this call answers, from 1. */
+  turn?: number;
   execution?: RunExecution;
 }
 
@@ -40,6 +49,11 @@ export interface ModelReply {
   finishReason: string | null;
   /** The earlier execution of this run whose reply this is: the model was not asked again. */
   fromRunId?: string;
+  /**
+   * Where the payload store keeps the conversation up to and with this reply, when the worker has a
+   * store: the next model call names it instead of sending the conversation again.
+   */
+  conversation?: StoredRef;
 }
 
 /** Input of a tool activity and of a lookup. */
@@ -86,8 +100,8 @@ export interface ListToolsRequest {
 
 /** A tool activity's result. */
 export interface ToolResponse {
-  /** The tool result for the model: the receiver's JSON reply. */
-  output: string;
+  /** The tool result for the model: the receiver's reply, or where the payload store keeps it. */
+  output: ToolOutput;
   /** Which attempt of the activity produced it (1 on a clean run). */
   attempt: number;
   /** The tracker said it replayed a keyed request rather than acting again. */
@@ -102,7 +116,7 @@ export interface ToolResponse {
 export interface LookupResponse {
   happened: boolean;
   /** What the call returned, when it happened. */
-  output?: string;
+  output?: ToolOutput;
   /** Not found, but the receiver may still commit a request this long after it arrived. */
   commitDeadlineMs?: number;
 }

@@ -1,5 +1,7 @@
 // Where each tool call stands, and which rung of the ladder settled it.
 
+import type { ToolOutput } from './conversation';
+
 /**
  * The rung of the resolution ladder that settled a call: `clean` when its first attempt answered,
  * `repeat` when it was run again because a repeat was harmless, `lookup` when the receiver said
@@ -20,6 +22,6 @@ export interface CallRecord {
   rung?: Rung;
   /** Activity executions started for this call (a Temporal retry counts as one more). */
   attempts: number;
-  /** The tool result given to the model. */
-  result?: string;
+  /** The tool result given to the model (a large one where the payload store keeps it). */
+  result?: ToolOutput;
 }

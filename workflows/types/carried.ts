@@ -2,7 +2,7 @@
 
 import type { ToolSpec } from '../tools';
 import type { CallRecord } from './calls';
-import type { ChatMessage } from './conversation';
+import type { ChatMessage, ConversationRef } from './conversation';
 import type { ApproveSignal, RefusedAnswer, RefusedDecision, ResolveSignal } from './waits';
 
 /** What the approval gate hands to the next run of a chain. */
@@ -28,7 +28,16 @@ export interface QuestionsState {
 export interface CarriedState {
   /** Model replies so far. */
   turns: number;
-  messages: ChatMessage[];
+  /**
+   * The conversation by reference (`prefix` in the payload store, the rest inline): what a chain
+   * carries since long runs, so a continue-as-new input stays small.
+   */
+  conversation?: ConversationRef;
+  /** UTF-8 bytes of the whole conversation so far (a stored output counted whole), against `maxConversationBytes`. */
+  conversationBytes?: number;
+  /** The whole conversation, as a chain carried it before `conversation`. */
+  messages?: ChatMessage[];
+  /** Every call so far; an output over the store's threshold is a reference. */
   calls: CallRecord[];
   /** The MCP tools listed by the first run, so the conversation keeps the same tools. */
   specs?: ToolSpec[];

@@ -1,5 +1,13 @@
 /** Types shared by the agent workflow, its activities and its clients, by kind. Types only: no runtime code. */
-export type { ChatMessage, ToolCall } from './conversation';
+export type {
+  ChatMessage,
+  ToolCall,
+  StoredRef,
+  StoredText,
+  ToolOutput,
+  KeptMessage,
+  ConversationRef,
+} from './conversation';
 export type { RunTimeouts, AgentInput, AgentResult } from './run';
 export type { Rung, CallStatus, CallRecord } from './calls';
 export type {

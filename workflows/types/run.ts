@@ -100,6 +100,11 @@ export interface AgentInput {
    * in one run, or sooner when the server suggests it (history too long). Default 20.
    */
   turnsPerRun?: number;
+  /**
+   * The largest conversation, in UTF-8 bytes (a stored output counted whole), the run sends the
+   * model: past it the run fails (`ConversationTooLarge`) before asking again. Default 128 MiB.
+   */
+  maxConversationBytes?: number;
   /** Set by the run itself when it continues as new: what the next run of the chain starts from. */
   carried?: CarriedState;
   timeouts?: RunTimeouts;
@@ -117,4 +122,9 @@ export interface AgentResult {
   questionsAsked: number;
   /** Approvals requested; each call waits for at most one. */
   approvalsRequested: number;
+  /**
+   * Set when the calls' outputs were left out of `calls` because, with no payload store, they would
+   * have made the result larger than Temporal takes; history still has each.
+   */
+  outputsLeftOut?: boolean;
 }

@@ -1,0 +1,58 @@
+// The External Storage a worker and its clients share: which driver, and the size threshold.
+import { ExternalStorage, StorageDriverClaim, type StorageDriver } from '@temporalio/common';
+import { encodeReferencePayload } from '@temporalio/common/lib/internal-non-workflow';
+import { LocalStorageDriver } from './local-driver';
+import { DEFAULT_THRESHOLD_BYTES } from './payload-store';
+
+/** Thrown for a payload store setting that cannot be used. */
+export class PayloadStoreConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PayloadStoreConfigError';
+  }
+}
+
+/**
+ * Temporal's External Storage on one driver: every payload of `thresholdBytes` or more (default
+ * 16 KiB) goes to the driver and history keeps a reference; the loop's activities keep large tool
+ * outputs and the conversation's turns through the same driver.
+ */
+export function externalStorage(driver: StorageDriver, thresholdBytes = DEFAULT_THRESHOLD_BYTES): ExternalStorage {
+  return new ExternalStorage({ drivers: [driver], payloadSizeThreshold: thresholdBytes });
+}
+
+/**
+ * The payload store the environment names: `AGENT_PAYLOAD_DIR`, a folder for the local driver
+ * (one machine: `npm run dev`, the tests, the sweep), and `AGENT_PAYLOAD_THRESHOLD_BYTES` (default
+ * 16 KiB). None when the folder is unset: payloads then go inline, as by default.
+ */
+export function externalStorageFromEnv(env: NodeJS.ProcessEnv = process.env): ExternalStorage | undefined {
+  const dir = env.AGENT_PAYLOAD_DIR;
+  if (!dir) return undefined;
+  const threshold = env.AGENT_PAYLOAD_THRESHOLD_BYTES;
+  const bytes = threshold === undefined || threshold === '' ? DEFAULT_THRESHOLD_BYTES : Number(threshold);
+  if (!Number.isSafeInteger(bytes) || bytes < 1)
+    throw new PayloadStoreConfigError(
+      `AGENT_PAYLOAD_THRESHOLD_BYTES must be a whole number of bytes, at least 1, not ${JSON.stringify(threshold)}`,
+    );
+  return externalStorage(new LocalStorageDriver({ dir }), bytes);
+}
+
+/**
+ * Checks that this install can write External Storage's references into history, before a worker
+ * takes a task: the SDK encodes them with protobufjs types of `@temporalio/proto`, which fails ("type
+ * must be a Type") when `@temporalio/common` loads a copy of protobufjs of its own, as npm installs it
+ * when another package (gRPC's proto-loader) holds protobufjs 7 at the top of node_modules. A worker
+ * would otherwise fail every workflow task whose payload passes the threshold, for ever.
+ */
+export function checkExternalStorage(): void {
+  try {
+    encodeReferencePayload({ driverName: 'check', claim: new StorageDriverClaim({ check: '1' }), sizeBytes: 1 });
+  } catch (err) {
+    throw new PayloadStoreConfigError(
+      `Temporal's External Storage cannot write its references in this install (${(err as Error).message}): ` +
+        '@temporalio/common and @temporalio/proto load different copies of protobufjs (see npm ls protobufjs); ' +
+        'add protobufjs@^8 to your dependencies so that they share one',
+    );
+  }
+}

@@ -1,6 +1,6 @@
 // The `callModel` activity.
 import { Context } from '@temporalio/activity';
-import type { ChatMessage, ModelCallRequest, ModelReply, ModelRequest } from '../workflows/types';
+import type { ChatMessage, ConversationRef, ModelCallRequest, ModelReply, ModelRequest } from '../workflows/types';
 import { earlierExecutions, earlierReplies, hasEarlierExecutions, replyFromEarlier } from './earlier-executions';
 import { payloadDecoder } from '../common/history-events';
 import { recordTurn, wholeConversation } from '../store/conversation';
@@ -13,9 +13,10 @@ import { point, storeTarget, turnOf, type ActivityConfig } from './context';
  * keys, and the model is not paid again for an answer the run already acted on.
  *
  * The workflow names the conversation by reference (`conversation`): the turns the payload store keeps,
- * and the messages added since. The activity rebuilds it, asks the model, and stores this call's
- * record (what was added, and the reply) for the next call to name, so no input or result carries the
- * whole conversation. A worker with no store gets every message inline and stores nothing.
+ * and the messages added since. The activity rebuilds it and asks the model; once the messages the
+ * conversation carries inline reach the store's threshold, it stores this call's record (what was
+ * added, and the reply) for the next call to name, so no input carries more than about the threshold
+ * inline. A worker with no store gets every message inline and stores nothing.
  */
 export function callModel(config: ActivityConfig) {
   return async (req: ModelCallRequest): Promise<ModelReply> => {
@@ -28,14 +29,23 @@ export function callModel(config: ActivityConfig) {
     const reply = earlier
       ? { ...earlier.reply, fromRunId: earlier.runId }
       : await config.model.reply(request, Context.current().cancellationSignal);
+    // Once what the conversation carries inline reaches the store's threshold, this turn is stored and
+    // the next call names it; a short conversation stays inline and costs the store nothing.
     const stored =
-      config.store && conversation
+      config.store && conversation && inlineBytes(conversation, reply.message) >= config.store.thresholdBytes
         ? await recordTurn(config.store, conversation, reply.message, [...messages, reply.message], storeTarget())
         : undefined;
     await point('model.returned', `turn ${turn}`);
     const { conversation: _earlierRecord, ...answer } = reply;
     return { ...answer, ...(stored ? { conversation: stored } : {}) };
   };
+}
+
+/** UTF-8 bytes of what the next model call would carry inline: the messages added since the stored turns, and this reply. */
+function inlineBytes(conversation: ConversationRef, reply: ChatMessage): number {
+  return (
+    Buffer.byteLength(JSON.stringify(conversation.added), 'utf8') + Buffer.byteLength(JSON.stringify(reply), 'utf8')
+  );
 }
 
 /** The reply an earlier execution of this activity's run got to `request`, if one did. */

@@ -14,8 +14,8 @@ export class PayloadStoreConfigError extends Error {
 
 /**
  * Temporal's External Storage on one driver: every payload of `thresholdBytes` or more (default
- * 16 KiB) goes to the driver and history keeps a reference; the loop's activities keep large tool
- * outputs and the conversation's turns through the same driver.
+ * 256 KiB, the SDK's) goes to the driver and history keeps a reference; the loop's activities keep
+ * tool outputs and the conversation's inline part of 16 KiB or more through the same driver.
  */
 export function externalStorage(driver: StorageDriver, thresholdBytes = DEFAULT_THRESHOLD_BYTES): ExternalStorage {
   return new ExternalStorage({ drivers: [driver], payloadSizeThreshold: thresholdBytes });
@@ -23,8 +23,8 @@ export function externalStorage(driver: StorageDriver, thresholdBytes = DEFAULT_
 
 /**
  * The payload store the environment names: `AGENT_PAYLOAD_DIR`, a folder for the local driver
- * (one machine: `npm run dev`, the tests, the sweep), and `AGENT_PAYLOAD_THRESHOLD_BYTES` (default
- * 16 KiB). None when the folder is unset: payloads then go inline, as by default.
+ * (one machine: `npm run dev`, the tests, the sweep), and `AGENT_PAYLOAD_THRESHOLD_BYTES`, External
+ * Storage's threshold (default 256 KiB). None when the folder is unset: payloads then go inline.
  */
 export function externalStorageFromEnv(env: NodeJS.ProcessEnv = process.env): ExternalStorage | undefined {
   const dir = env.AGENT_PAYLOAD_DIR;

@@ -8,8 +8,13 @@ import {
 } from '@temporalio/common';
 import type { StoredRef, StoredText, ToolOutput } from '../workflows/types';
 
-/** The size at and over which a text goes to the store, unless the worker says otherwise: 16 KiB. */
-export const DEFAULT_THRESHOLD_BYTES = 16 * 1024;
+/**
+ * The size at and over which the loop keeps a text (a tool's output, the conversation's inline part)
+ * in the store: 16 KiB, or the External Storage threshold when that is lower.
+ */
+export const TEXT_THRESHOLD_BYTES = 16 * 1024;
+/** External Storage's threshold for any other payload unless the worker says otherwise: the SDK's default, 256 KiB. */
+export const DEFAULT_THRESHOLD_BYTES = 256 * 1024;
 /** How many characters of a stored text the run keeps beside its reference, for people. */
 export const PREVIEW_CHARS = 160;
 
@@ -31,9 +36,9 @@ export function utf8Bytes(text: string): number {
 
 /**
  * Where the loop keeps what must not grow history: a tool's large output, and the conversation's
- * turns. It writes through the same driver and threshold as the worker's External Storage (the SDK
- * offloads any other payload over the threshold), and seals what it writes with the worker's payload
- * codecs first, so an encrypted history's store is encrypted too.
+ * turns, from 16 KiB on. It writes through the driver of the worker's External Storage (which
+ * offloads any other payload over its own threshold, 256 KiB by default), and seals what it writes
+ * with the worker's payload codecs first, so an encrypted history's store is encrypted too.
  */
 export class PayloadStore {
   /** Texts of this many UTF-8 bytes or more are stored; smaller ones stay in history. */
@@ -44,7 +49,7 @@ export class PayloadStore {
     private readonly codecs: readonly PayloadCodec[] = [],
   ) {
     // The SDK's threshold of 0 means "every payload"; a text store needs some floor to be useful.
-    this.thresholdBytes = Math.max(1, storage.payloadSizeThreshold);
+    this.thresholdBytes = Math.max(1, Math.min(TEXT_THRESHOLD_BYTES, storage.payloadSizeThreshold));
   }
 
   /** Stores a JSON value durably and returns its reference. */

@@ -76,7 +76,8 @@ beforeAll(async () => {
   storeDir = mkdtempSync(path.join(tmpdir(), 'payload-store-'));
   driver = new LocalStorageDriver({ dir: storeDir });
   const common = { connection: env.nativeConnection, tools: [fetchPage, fetchCapped], modelProvider: readingModel };
-  const storage = externalStorage(driver);
+  // External Storage from 16 KiB, so a continue-as-new input and a result of a few pages pass it.
+  const storage = externalStorage(driver, 16 * 1024);
   client = new Client({ connection: env.client.connection, dataConverter: { externalStorage: storage } });
   workers.push(
     await createAgentWorker({ ...common, taskQueue: STORED, dataConverter: { externalStorage: storage } }),

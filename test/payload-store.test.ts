@@ -88,7 +88,7 @@ describe('what the loop keeps', () => {
 
   test('AGENT_PAYLOAD_DIR names the store; a threshold that is not a whole number of bytes is refused with the variable named', () => {
     expect(externalStorageFromEnv({})).toBeUndefined();
-    expect(externalStorageFromEnv({ AGENT_PAYLOAD_DIR: dir })?.payloadSizeThreshold).toBe(16 * 1024);
+    expect(externalStorageFromEnv({ AGENT_PAYLOAD_DIR: dir })?.payloadSizeThreshold).toBe(256 * 1024);
     expect(
       externalStorageFromEnv({ AGENT_PAYLOAD_DIR: dir, AGENT_PAYLOAD_THRESHOLD_BYTES: '4096' })?.payloadSizeThreshold,
     ).toBe(4096);

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { guardHosts, httpPolicy, type HostPolicy } from '../common/http-guard';
-import { changedMind, OffScriptError, playTriage, type ChatMessage } from './script';
+import { changedMind, OffScriptError, playScript, type ChatMessage } from './script';
 
 /** Options of {@link buildModelServer}. */
 export interface ModelServerOptions {
@@ -61,7 +61,7 @@ export function buildModelServer(options: ModelServerOptions = {}): FastifyInsta
       const turn = messages.filter((m) => m.role === 'assistant').length + 1;
       let scripted;
       try {
-        scripted = playTriage(
+        scripted = playScript(
           messages,
           tools.map((t) => t.function?.name),
         );

@@ -123,6 +123,90 @@ export function playTriage(messages: ChatMessage[], offeredTools: string[]): Scr
 }
 
 /** The issue number in a tool result such as `{"number": 3, ...}`, or null if it holds none (a denial, an error). */
+/**
+ * The task that makes the model play the long triage ({@link playLongTriage}) instead of the short one.
+ */
+export const LONG_TASK = 'Read the checkout logs, then file what they show';
+
+/** A log excerpt of about `bytes` bytes, the same every time: what a long run's issues carry. */
+export function logExcerpt(bytes: number): string {
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 1; size < bytes; i++) {
+    const line = `2026-12-05T10:${String(i % 60).padStart(2, '0')}:00Z checkout ERROR 500 coupon=SPRING10 order=${1000 + i} trace=${(i * 7919) % 100_000}`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The long triage: the same three writes as {@link playTriage}, spread over six turns with searches
+ * between them, and issues that carry 20 KB of logs (so each one's tool result is a large output, and
+ * each reply that files one is large too). Turn 1: `search_issues`. Turn 2: `create_issue` (logs). Turn 3:
+ * `search_issues`. Turn 4: `create_issue` (logs). Turn 5: `comment_on_issue` on the first issue. Turn 6:
+ * the answer.
+ */
+export function playLongTriage(messages: ChatMessage[], offeredTools: string[]): ScriptReply {
+  const missing = SCRIPT_TOOLS.filter((t) => !offeredTools.includes(t));
+  if (missing.length > 0) throw new OffScriptError(`the request does not offer the tools ${missing.join(', ')}`);
+  const turns = messages.filter((m) => m.role === 'assistant');
+  const resultOf = (id: string) => messages.find((m) => m.role === 'tool' && m.tool_call_id === id)?.content ?? '';
+  for (const turn of turns)
+    for (const c of turn.tool_calls ?? [])
+      if (!messages.some((m) => m.role === 'tool' && m.tool_call_id === c.id))
+        throw new OffScriptError(`tool call ${c.id} has no result in the conversation`);
+  const logs = logExcerpt(20_000);
+  switch (turns.length) {
+    case 0:
+      return { kind: 'tools', calls: [call('call_search_1', 'search_issues', { query: 'checkout' })] };
+    case 1:
+      return {
+        kind: 'tools',
+        calls: [
+          call('call_create_1', 'create_issue', {
+            title: 'Checkout returns 500 after applying a coupon',
+            body: `Errors in the checkout logs:\n${logs}`,
+            labels: ['bug', 'checkout'],
+          }),
+        ],
+      };
+    case 2:
+      return { kind: 'tools', calls: [call('call_search_2', 'search_issues', { query: 'coupon' })] };
+    case 3:
+      return {
+        kind: 'tools',
+        calls: [
+          call('call_create_2', 'create_issue', {
+            title: 'Alert when checkout errors exceed 1%',
+            body: `The same errors, for the alert's threshold:\n${logs}`,
+            labels: ['monitoring'],
+          }),
+        ],
+      };
+    case 4: {
+      const first = issueNumberIn(resultOf('call_create_1'));
+      if (first === null) return { kind: 'answer', text: 'Could not file the first issue.' };
+      return {
+        kind: 'tools',
+        calls: [call('call_comment_1', 'comment_on_issue', { number: first, body: 'Triage: severity high.' })],
+      };
+    }
+    case 5:
+      return { kind: 'answer', text: 'Triage done: two issues filed from the logs, the first commented on.' };
+    default:
+      throw new OffScriptError(
+        `the long script has 6 turns and the conversation already holds ${turns.length} replies`,
+      );
+  }
+}
+
+/** The script a task asks for: the long triage for {@link LONG_TASK}, else the triage. */
+export function playScript(messages: ChatMessage[], offeredTools: string[]): ScriptReply {
+  const task = messages.find((m) => m.role === 'user')?.content;
+  return task === LONG_TASK ? playLongTriage(messages, offeredTools) : playTriage(messages, offeredTools);
+}
+
 function issueNumberIn(content: string): number | null {
   try {
     const value = JSON.parse(content) as { number?: unknown };

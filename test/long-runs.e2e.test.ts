@@ -2,7 +2,9 @@
 // for many turns, with a payload store (history grows with the work, not its square; the conversation
 // travels by reference) and without one (a payload over Temporal's limit fails the run at once, with the
 // size and the remedy, instead of failing its workflow task for ever).
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
@@ -17,6 +19,25 @@ import { createAgentWorker, defineTool, type ModelProvider, type ModelRequest } 
 import type { AgentResult } from '../lib/workflow';
 import { LocalStorageDriver } from '../store/local-driver';
 import { externalStorage } from '../store/external-storage';
+import { PayloadStore } from '../store/payload-store';
+import { storeOrphans } from '../sweep/agent/store-orphans';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { ROOT, scriptFile } from './helpers/processes';
+
+/** `npm run status -- ID` as a user runs it, with the store's folder; its exit code and output. */
+async function status(workflowId: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', scriptFile('status'), workflowId],
+      { cwd: ROOT, env: { ...process.env, TEMPORAL_ADDRESS: env.address, AGENT_PAYLOAD_DIR: storeDir } },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
 
 const STORED = 'long-runs-stored';
 const INLINE = 'long-runs-inline';
@@ -173,6 +194,19 @@ describe('long runs with large outputs', () => {
         .messages.filter((m) => m.role === 'tool')
         .map((m) => m.content),
     ).toEqual(Array.from({ length: turns }, (_, i) => page(i + 1, bytes)));
+    // npm run status reads the run, its payloads in the store.
+    const shown = await status(handle.workflowId);
+    expect(shown.stderr).toBe('');
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/: completed/);
+    // Every object in the store is named by the run's histories, directly or through a stored turn;
+    // one that a kill left between its write and history would not be, and is counted.
+    const payloads = new PayloadStore(externalStorage(driver));
+    expect(await storeOrphans(client, handle.workflowId, driver, payloads)).toBe(0);
+    const target = { kind: 'workflow' as const, namespace: 'default', id: handle.workflowId };
+    const stray = await driver.store({ target }, [defaultPayloadConverter.toPayload('written, never named')]);
+    expect(await storeOrphans(client, handle.workflowId, driver, payloads)).toBe(1);
+    rmSync(path.join(storeDir, stray[0]!.claimData.object!));
     // Each page is stored once, with one small record per model call.
     const stored = storeContents();
     expect(stored.bytes).toBeGreaterThanOrEqual(turns * bytes);
@@ -216,10 +250,28 @@ describe('long runs with large outputs', () => {
       const names = whole.map((e) => temporal.api.enums.v1.EventType[e.eventType ?? 0]);
       expect(names).not.toContain('EVENT_TYPE_WORKFLOW_TASK_FAILED');
       expect(names.at(-1)).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_FAILED');
+      // npm run status reads it too (it exited 1 on a 5 MB history before: RESOURCE_EXHAUSTED).
+      const shown = await status(handle.workflowId);
+      expect([shown.code, shown.stderr]).toEqual([0, '']);
+      expect(shown.stdout).toMatch(/: failed/);
     } finally {
       await big.close();
     }
   }, 120_000);
+
+  test('a run whose conversation would pass its maxConversationBytes fails before the model is asked again, naming the size and the cap', async () => {
+    const handle = await read(STORED, 'fetch_page', 5, 30_000, { maxConversationBytes: 100_000 });
+    const failure = await handle.result().then(
+      () => null,
+      (err: unknown) => (err as WorkflowFailedError).cause as Error & { type?: string },
+    );
+    expect(failure?.type).toBe('ConversationTooLarge');
+    expect(failure?.message).toMatch(
+      /^the conversation is 1\d{5} bytes, over this run's maxConversationBytes of 100000/,
+    );
+    // Four pages were read; the fifth model call was never made.
+    expect(requests.get(handle.workflowId.replace(/^agent-/, ''))).toHaveLength(4);
+  }, 60_000);
 
   test("a tool's output past its maxOutputBytes is cut, and the model is told how much", async () => {
     const handle = await read(INLINE, 'fetch_capped', 1, 5_000);

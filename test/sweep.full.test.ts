@@ -276,6 +276,13 @@ describe(`crash sweep: every variant killed at every recorded point, ${wholeTabl
     expect(report.stats.mcpWrites).toBeLessThanOrEqual((mcpRuns + erred) * 3);
   });
 
+  test("the long run's large payloads went to the store, and a history names every object there: no kill left an orphan (each write is content-addressed, so a repeat writes the same object)", () => {
+    const longRuns = report.scenarios.filter((s) => s.row.name === 'agent-long').length;
+    expect(longRuns).toBeGreaterThan(0);
+    expect(report.stats.storedRuns).toBeGreaterThanOrEqual(longRuns);
+    expect(report.stats.storeOrphans).toBe(0);
+  });
+
   test('the two simplest designs do duplicate, and markers without keys do ask', () => {
     expect(rows.turn.dups).toBeGreaterThan(0);
     expect(rows.reply.dups).toBeGreaterThan(0);

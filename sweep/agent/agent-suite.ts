@@ -3,6 +3,10 @@ import path from 'node:path';
 import type { WorkflowStartOptions } from '@temporalio/client';
 import type { RetryPolicy } from '@temporalio/common';
 import { countEffects, TRIAGE_EFFECTS } from './effects';
+import { storeOrphans } from './store-orphans';
+import { LocalStorageDriver } from '../../store/local-driver';
+import { PayloadStore } from '../../store/payload-store';
+import { externalStorage } from '../../store/external-storage';
 import { effectsInHistory } from './history-effects';
 import type { GenerationEnv } from '../engine/generation';
 import { key } from '../../common/key';
@@ -85,6 +89,10 @@ export function agentGenerationEnv(world: World, taskQueue: string): GenerationE
 export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWorld: boolean): SweepSuite<AgentRow> {
   const person = new ScriptedPerson();
   const mcp = { kills: 0, requests: 0 };
+  // The payload store the workers share (AGENT_PAYLOAD_DIR of `agentWorker`), and what it holds that no history names.
+  const payloads = new LocalStorageDriver({ dir: path.join(world.dir, 'payloads') });
+  const payloadStore = new PayloadStore(externalStorage(payloads));
+  const stored = { runs: 0, orphans: 0 };
   const trackerKills = { kills: 0, requests: 0 };
   // The tracker process of each run whose row kills its tracker (chosen by the run's lane).
   const processOf = new Map<string, WorldTracker>();
@@ -178,6 +186,10 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
       const { dups, orphans, details } = counted;
       const [missing, halfDone] = stopped ? [0, counted.missing] : [counted.missing, 0];
       const asks = person.asksFor(run.workflowId);
+      if ((await payloads.objectsOf(run.workflowId)).length > 0) {
+        stored.runs += 1;
+        stored.orphans += await storeOrphans(run.client, run.workflowId, payloads, payloadStore);
+      }
       // The designs' results report neither count.
       const { questionsAsked = 0, approvalsRequested = 0 } = (result ?? {}) as Partial<AgentResult>;
       if (questionsAsked !== asks)
@@ -198,6 +210,8 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
       mcpWrites: mcp.requests,
       trackerKills: trackerKills.kills,
       trackerWrites: trackerKills.requests,
+      storedRuns: stored.runs,
+      storeOrphans: stored.orphans,
     }),
     close: async () => {
       if (ownsWorld) await world.close();

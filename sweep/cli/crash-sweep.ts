@@ -204,10 +204,13 @@ function sweepCommand(): string {
   return process.env.npm_lifecycle_event === 'sweep' || inThisRepository ? 'npm run sweep --' : 'npx crash-sweep';
 }
 
-/** The suite's own figures, for the summary line (the agent's: MCP server and tracker kills, and the writes they cut off). */
+/** The suite's own figures, for the summary line (the agent's: MCP server and tracker kills, the writes they cut off, the payload store's orphans). */
 function formatStats(stats: Record<string, number>): string {
   if ('mcpKills' in stats) {
-    return `, ${stats.mcpKills} MCP server kills cutting off ${stats.mcpWrites} writes, ${stats.trackerKills} tracker kills cutting off ${stats.trackerWrites}`;
+    const store = stats.storedRuns
+      ? `, ${stats.storedRuns} runs with payloads in the store, ${stats.storeOrphans} objects there no history names`
+      : '';
+    return `, ${stats.mcpKills} MCP server kills cutting off ${stats.mcpWrites} writes, ${stats.trackerKills} tracker kills cutting off ${stats.trackerWrites}${store}`;
   }
   return Object.entries(stats)
     .map(([k, v]) => `, ${k} ${v}`)

@@ -1,5 +1,5 @@
 // `npm run bench:loop`: the agent loop at the size of real agent work, measured in one run.
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
@@ -67,7 +67,11 @@ async function main(): Promise<void> {
   const [runs] = list(values.runs!, 'runs');
   const say = (line: string) => console.error(line);
   // The SDK's INFO lines (bundling, state changes) would bury the figures.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  // The core's warning for each payload over 512 KB would too: what it warns of is what the table shows.
+  Runtime.install({
+    logger: new DefaultLogger('ERROR'),
+    telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } },
+  });
 
   const storeDir = mkdtempSync(path.join(tmpdir(), 'bench-loop-store-'));
   const env = await TestWorkflowEnvironment.createLocal({
@@ -247,6 +251,28 @@ function formatSizes(rows: SizeRow[]): string {
   ].join('\n');
 }
 
+/** The dev server this process started (`temporal server start-dev`), by its parent; `null` if not found. */
+function devServerPid(): number | null {
+  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('start-dev'))
+        return Number(entry);
+    } catch {
+      // A process that ended while we looked.
+    }
+  }
+  return null;
+}
+
+/** CPU seconds a process has used (user and system), from /proc. */
+function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Medians and 95th percentiles, in ms. */
 function spread(values: number[]): string {
   const sorted = [...values].sort((a, b) => a - b);
@@ -263,11 +289,14 @@ const ms = (e: Event) => Number(e.eventTime?.seconds ?? 0) * 1000 + (e.eventTime
  * against calling the tool directly.
  */
 async function throughput(client: Client, runs: number): Promise<string> {
+  const server = devServerPid();
   // One run first, so the worker's caches and the server are warm.
   await (
     await startAgentRun(client, { taskQueue: 'stored', task: readingTask(3, 1000), tools: ['fetch_page'] })
   ).result();
   const started = performance.now();
+  const cpuAtStart = process.cpuUsage();
+  const serverAtStart = server === null ? null : cpuSecondsOf(server);
   const handles = await Promise.all(
     Array.from({ length: runs }, () =>
       startAgentRun(client, { taskQueue: 'stored', task: readingTask(3, 1000), tools: ['fetch_page'] }),
@@ -275,6 +304,9 @@ async function throughput(client: Client, runs: number): Promise<string> {
   );
   await Promise.all(handles.map((h) => h.result()));
   const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpuAtStart);
+  const workerCpu = (used.user + used.system) / 1e6;
+  const serverCpu = server === null || serverAtStart === null ? null : cpuSecondsOf(server) - serverAtStart;
 
   const toSchedule: number[] = [];
   const queued: number[] = [];
@@ -316,6 +348,8 @@ async function throughput(client: Client, runs: number): Promise<string> {
     `    start to end (the activity):         ${spread(running)}`,
     `    the tool called directly:            ${directMs.toFixed(3)} ms`,
     `  workflow tasks, scheduled to completed (${workflowTasks.length}): ${spread(workflowTasks)}`,
+    `  CPU in those ${seconds.toFixed(2)} s: this process (worker and client) ${workerCpu.toFixed(2)} core-s, ` +
+      `the dev server ${serverCpu === null ? 'not found' : `${serverCpu.toFixed(2)} core-s`}, of ${(2 * seconds).toFixed(2)} on 2 cores`,
   ].join('\n');
 }
 

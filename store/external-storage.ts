@@ -52,7 +52,7 @@ export function checkExternalStorage(): void {
     throw new PayloadStoreConfigError(
       `Temporal's External Storage cannot write its references in this install (${(err as Error).message}): ` +
         '@temporalio/common and @temporalio/proto load different copies of protobufjs (see npm ls protobufjs); ' +
-        'add protobufjs@^8 to your dependencies so that they share one',
+        "add protobufjs@^8 to your project's dependencies so that npm puts one copy at the top and they share it",
     );
   }
 }

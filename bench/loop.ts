@@ -8,6 +8,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { LARGE_MESSAGES } from '../common/grpc-limits';
+import { chainHistories, historySizes } from '../common/history-events';
 import { devServerExecutable } from '../common/temporal-cli';
 import { startAgentRun } from '../lib/client';
 import { createAgentWorker } from '../lib/worker';
@@ -149,7 +150,7 @@ async function readingRun(
   const seconds = (performance.now() - started) / 1000;
   if (outcome.startsWith('not done')) await handle.terminate('the benchmark gave up on it').catch(() => undefined);
   const first = (handle as typeof handle & { firstExecutionRunId: string }).firstExecutionRunId;
-  const histories = await chain(client, handle.workflowId, first);
+  const histories = await chainHistories(client, handle.workflowId, first);
   const measured = histories.map(historySizes);
   // startAgentRun names the workflow `agent-RUN_ID`; the model sees the run id.
   const sent = sentToModel.get(handle.workflowId.replace(/^agent-/, '')) ?? [];
@@ -166,32 +167,6 @@ async function readingRun(
     sentAll: sent.reduce((n, b) => n + b, 0),
     storeBytes: store ? folderBytes(path.join(storeDir, encodeURIComponent(handle.workflowId))) : 0,
   };
-}
-
-/** Every execution of a chain, first to last, following continue-as-new. */
-async function chain(client: Client, workflowId: string, firstRunId: string): Promise<Event[][]> {
-  const histories: Event[][] = [];
-  let runId: string | undefined = firstRunId;
-  while (runId) {
-    const events: Event[] = (await client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
-    histories.push(events);
-    runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
-  }
-  return histories;
-}
-
-/** A history's bytes as the server stores it (its events encoded), and its largest payload. */
-export function historySizes(events: Event[]): { bytes: number; largestPayload: number } {
-  const bytes = temporal.api.history.v1.History.encode({ events }).finish().length;
-  let largestPayload = 0;
-  const visit = (value: unknown): void => {
-    if (!value || typeof value !== 'object') return;
-    const data = (value as { data?: unknown }).data;
-    if (data instanceof Uint8Array && 'metadata' in value) largestPayload = Math.max(largestPayload, data.length);
-    for (const v of Object.values(value)) visit(v);
-  };
-  for (const e of events) visit(e);
-  return { bytes, largestPayload };
 }
 
 /** Bytes of the files in a folder (a workflow's objects in the local store). */

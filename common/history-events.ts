@@ -83,3 +83,36 @@ export function eventTypeName(type: number | null | undefined): string {
     .toLowerCase()
     .replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 }
+
+/**
+ * Every execution of a chain, first to last: from its first run, following each continue-as-new to
+ * the run it started. The client must allow large messages (`LARGE_MESSAGES`) for long histories.
+ */
+export async function chainHistories(
+  client: Client,
+  workflowId: string,
+  firstRunId: string,
+): Promise<HistoryEvent[][]> {
+  const histories: HistoryEvent[][] = [];
+  let runId: string | undefined = firstRunId;
+  while (runId) {
+    const events: HistoryEvent[] = (await client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
+    histories.push(events);
+    runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+  }
+  return histories;
+}
+
+/** A history's bytes as the server stores it (its events encoded), and its largest payload's. */
+export function historySizes(events: readonly HistoryEvent[]): { bytes: number; largestPayload: number } {
+  const bytes = temporal.api.history.v1.History.encode({ events: [...events] }).finish().length;
+  let largestPayload = 0;
+  const visit = (value: unknown): void => {
+    if (!value || typeof value !== 'object') return;
+    const data = (value as { data?: unknown }).data;
+    if (data instanceof Uint8Array && 'metadata' in value) largestPayload = Math.max(largestPayload, data.length);
+    for (const v of Object.values(value)) visit(v);
+  };
+  for (const e of events) visit(e);
+  return { bytes, largestPayload };
+}

@@ -14,6 +14,7 @@ import { z } from 'zod/v4';
 import { temporal } from '@temporalio/proto';
 import { devServerExecutable } from '../common/temporal-cli';
 import { LARGE_MESSAGES } from '../common/grpc-limits';
+import { chainHistories, historySizes } from '../common/history-events';
 import { startAgentRun } from '../lib/client';
 import { createAgentWorker, defineTool, type ModelProvider, type ModelRequest } from '../lib/worker';
 import type { AgentResult } from '../lib/workflow';
@@ -124,34 +125,6 @@ const read = (taskQueue: string, tool: string, turns: number, bytes: number, ext
     ...extra,
   });
 
-type Event = temporal.api.history.v1.IHistoryEvent;
-
-/** Every execution of a chain, first to last, by following continue-as-new from its first run. */
-async function chainHistories(client: Client, workflowId: string, firstRunId: string): Promise<Event[][]> {
-  const histories: Event[][] = [];
-  let runId: string | undefined = firstRunId;
-  while (runId) {
-    const events: Event[] = (await client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
-    histories.push(events);
-    runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
-  }
-  return histories;
-}
-
-/** The bytes of a history as the server stores it, and its largest payload. */
-function sizes(events: Event[]): { bytes: number; largestPayload: number } {
-  const bytes = temporal.api.history.v1.History.encode({ events }).finish().length;
-  let largestPayload = 0;
-  const visit = (value: unknown): void => {
-    if (!value || typeof value !== 'object') return;
-    if ('data' in value && 'metadata' in value && (value as { data?: Uint8Array }).data instanceof Uint8Array)
-      largestPayload = Math.max(largestPayload, (value as { data: Uint8Array }).data.length);
-    for (const v of Object.values(value)) visit(v);
-  };
-  for (const e of events) visit(e);
-  return { bytes, largestPayload };
-}
-
 /** Files in the store's folder, and their bytes. */
 function storeContents(): { files: number; bytes: number } {
   let files = 0;
@@ -179,7 +152,7 @@ describe('long runs with large outputs', () => {
       (handle as typeof handle & { firstExecutionRunId: string }).firstExecutionRunId,
     );
     expect(histories.length).toBe(3);
-    const measured = histories.map(sizes);
+    const measured = histories.map(historySizes);
     const total = measured.reduce((n, s) => n + s.bytes, 0);
     expect(total).toBeLessThanOrEqual(1.5 * turns * bytes + 10_000 * turns);
     // Every page was stored, not written into history.
@@ -245,7 +218,7 @@ describe('long runs with large outputs', () => {
       // gRPC's default of 4 MiB would refuse it (RESOURCE_EXHAUSTED, retried by the SDK for some 40 s).
       const whole = (await new Client({ connection: big }).workflow.getHandle(handle.workflowId).fetchHistory())
         .events!;
-      expect(sizes(whole).bytes).toBeGreaterThan(4 * 1024 * 1024);
+      expect(historySizes(whole).bytes).toBeGreaterThan(4 * 1024 * 1024);
       // Failed in the workflow task that met the limit: no task failed on it, none retried.
       const names = whole.map((e) => temporal.api.enums.v1.EventType[e.eventType ?? 0]);
       expect(names).not.toContain('EVENT_TYPE_WORKFLOW_TASK_FAILED');

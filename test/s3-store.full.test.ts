@@ -6,10 +6,10 @@ import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/cl
 import { Client } from '@temporalio/client';
 import { S3StorageDriver } from '@temporalio/external-storage-s3';
 import { AwsSdkS3StorageDriverClient } from '@temporalio/external-storage-s3-aws-sdk';
-import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { z } from 'zod/v4';
+import { chainHistories, historySizes } from '../common/history-events';
 import { devServerExecutable } from '../common/temporal-cli';
 import { startAgentRun } from '../lib/client';
 import { externalStorage } from '../lib/store';
@@ -116,16 +116,13 @@ test("with S3 as the payload store, 8 pages of 100 KB over three continue-as-new
   const stored = (listed.Contents ?? []).reduce((n, o) => n + (o.Size ?? 0), 0);
   expect(stored).toBeGreaterThanOrEqual(8 * 100_000);
 
-  let historyBytes = 0;
-  let runId: string | undefined = (handle as typeof handle & { firstExecutionRunId: string }).firstExecutionRunId;
-  let executions = 0;
-  while (runId) {
-    const events: temporal.api.history.v1.IHistoryEvent[] =
-      (await env.client.workflow.getHandle(handle.workflowId, runId).fetchHistory()).events ?? [];
-    historyBytes += temporal.api.history.v1.History.encode({ events }).finish().length;
-    executions++;
-    runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
-  }
+  const histories = await chainHistories(
+    env.client,
+    handle.workflowId,
+    (handle as typeof handle & { firstExecutionRunId: string }).firstExecutionRunId,
+  );
+  const executions = histories.length;
+  const historyBytes = histories.reduce((n, events) => n + historySizes(events).bytes, 0);
   expect(executions).toBe(3);
   // The pages are in the bucket, not in history: some 12 KB a turn, three runs' starts included.
   expect(historyBytes).toBeLessThan((8 * 100_000) / 5);

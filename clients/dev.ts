@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { closeOnSignal, runMain } from '../common/cli';
+import { waitForPort } from '../common/free-port';
 import { buildCodecServer } from '../codec/app';
 import { codecFromEnv } from '../common/payload-codec';
 import { devServerSearchAttributeFlags } from '../common/search-attributes';
@@ -18,23 +19,6 @@ const UI_PORT = Number(process.env.DEV_UI_PORT ?? 8233);
 const TRACKER_PORT = Number(process.env.DEV_TRACKER_PORT ?? 4100);
 const MODEL_PORT = Number(process.env.DEV_MODEL_PORT ?? 4200);
 const CODEC_PORT = Number(process.env.DEV_CODEC_PORT ?? 8081);
-
-async function waitForPort(port: number, timeoutMs: number): Promise<void> {
-  const net = await import('node:net');
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /**
  * `npm run dev`: everything on one machine. A Temporal dev server (the `temporal` CLI) with its Web UI,

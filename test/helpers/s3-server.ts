@@ -1,9 +1,8 @@
 // The tests' S3-compatible server: moto's, from .tools/s3 (npm ci installs it), on a free loopback port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { freePort } from '../../common/free-port';
+import { freePort, waitForPort } from '../../common/free-port';
 import { S3_SERVER_PYTHON, S3_SERVER_WHEELS } from '../../common/temporal-cli';
 
 /** A running S3-compatible server: its endpoint, and how to stop it. */
@@ -25,23 +24,10 @@ export async function startS3Server(): Promise<S3Server> {
   });
   let stderr = '';
   proc.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`the S3 server exited (${proc.exitCode}): ${stderr}`);
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (up) break;
-    if (Date.now() > deadline) {
-      proc.kill('SIGKILL');
-      throw new Error(`the S3 server did not listen on ${port} within 30 s: ${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitForPort(port, 30_000).catch((err: Error) => {
+    proc.kill('SIGKILL');
+    throw new Error(`the S3 server did not listen (${err.message}): ${stderr}`);
+  });
   return {
     endpoint: `http://127.0.0.1:${port}`,
     close: async () => {

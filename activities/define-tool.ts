@@ -66,7 +66,18 @@ export interface ToolLookupQuery<A> {
  * `commitDeadlineMs` with `happened: false`: no trace yet, but the receiver may still commit a request
  * this long after it arrived (a slow receiver); the ladder waits that long and asks again.
  */
-export type ToolLookupAnswer = boolean | { happened: boolean; output?: unknown; commitDeadlineMs?: number };
+export type ToolLookupAnswer =
+  | boolean
+  | {
+      happened: boolean;
+      output?: unknown;
+      commitDeadlineMs?: number;
+      /**
+       * With `happened: false`: the receiver holds a record under the call's key (or its trace) that is
+       * not this call's (other arguments): what it holds, for a person, who decides whether the call happened.
+       */
+      mismatch?: string;
+    };
 
 /** A schema with zod's `safeParse` (zod 3 or 4): it checks the model's arguments and gives the JSON Schema. */
 interface ZodLike<A> {
@@ -95,8 +106,17 @@ export interface ToolDefinition<A> {
    * (`ctx.keysKeptFor`). Default the tool's own name.
    */
   receiver?: string;
-  /** Every call waits for a person's approval (by signal) before it runs. Default `false`. */
+  /**
+   * Every call waits for a person's approval (by signal) before it runs, whatever a run's input says;
+   * the activity refuses a call that comes without the approval of exactly its arguments. Default `false`.
+   */
   needsApproval?: boolean;
+  /**
+   * Why a run's `context` must not reach this tool, or `null`: checked when the run's tools are listed,
+   * so a refused context (a receiver the worker was not configured for, say) fails the run (`BadInput`)
+   * before anything runs.
+   */
+  checkContext?: (context: Readonly<Record<string, unknown>>) => string | null;
   /** How long a call is sent again while `run` throws {@link ReceiverUnavailableError} with `notSent`; default: the run's. */
   receiverDownMs?: number;
   /**
@@ -231,6 +251,15 @@ export class ToolRegistry {
     return tool;
   }
 
+  /** Why a run's context is refused by one of `names` (their `checkContext`), or `null`. */
+  contextProblem(names: readonly string[], context: Readonly<Record<string, unknown>>): string | null {
+    for (const name of names) {
+      const problem = this.get(name).definition.checkContext?.(context);
+      if (problem) return `${name}: ${problem}`;
+    }
+    return null;
+  }
+
   /** How much of a tool's output the run keeps, and what happens past it. */
   outputLimit(name: string): OutputLimit {
     const { maxOutputBytes, overflow } = this.get(name).definition;
@@ -250,7 +279,7 @@ export class ToolRegistry {
     name: string,
     args: Record<string, unknown>,
     query: Omit<ToolLookupQuery<unknown>, 'args'>,
-  ): Promise<{ happened: boolean; output?: string; commitDeadlineMs?: number }> {
+  ): Promise<{ happened: boolean; output?: string; commitDeadlineMs?: number; mismatch?: string }> {
     const tool = this.get(name);
     if (!tool.definition.lookup) throw new ReceiverRefusedError(`tool ${name} has no lookup`, 'NoLookup');
     const parsed = tool.parse(args);
@@ -260,6 +289,12 @@ export class ToolRegistry {
       throw new Error(`the lookup of tool ${name} answered neither true nor false nor { happened }`);
     const output = typeof answer === 'object' && answer.output !== undefined ? textOf(answer.output) : undefined;
     if (happened) return { happened, ...(output !== undefined ? { output } : {}) };
+    const mismatch = typeof answer === 'object' ? answer.mismatch : undefined;
+    if (mismatch !== undefined) {
+      if (typeof mismatch !== 'string' || mismatch === '')
+        throw new Error(`the lookup of tool ${name} answered a mismatch that is not a text`);
+      return { happened, mismatch };
+    }
     const deadline = typeof answer === 'object' ? answer.commitDeadlineMs : undefined;
     if (deadline === undefined) return { happened };
     if (typeof deadline !== 'number' || !Number.isFinite(deadline) || deadline <= 0)

@@ -17,6 +17,11 @@ export function listTools(config: ActivityConfig) {
       } catch (err) {
         throw asActivityError(err, false);
       }
+      // A context the worker's tools refuse (a receiver it was not configured for) fails the run before anything runs.
+      const badContext = req.tools?.length
+        ? registeredTools(config).contextProblem(req.tools, req.context ?? {})
+        : null;
+      if (badContext) throw refused(`the run's context is refused: ${badContext}`, 'BadInput');
       const served = req.servers.length
         ? await toolbox(config).listTools(req.servers, callTimeout(), req.contextKeys)
         : [];

@@ -18,6 +18,8 @@ import {
 import { asActivityError } from './errors';
 import { payloadDecoder } from '../common/history-events';
 import { keptOutput } from './tool-output';
+import { callDigest } from '../workflows/digest';
+import { refused } from './errors';
 
 /**
  * One tool call, carrying `key(runId, callId)`: to a tool registered on the worker (`defineTool`), or
@@ -26,7 +28,15 @@ import { keptOutput } from './tool-output';
 export function runTool(config: ActivityConfig) {
   return (req: ToolRequest): Promise<ToolResponse> =>
     heartbeating(async () => {
-      const { callKey, signal, at } = callContext(req);
+      const { callKey, signal, at } = callContext(req, config);
+      // A tool the worker's registry says needs approval runs only with the approval of exactly these arguments.
+      if (req.registered && registeredTools(config).get(req.tool).spec.needsApproval) {
+        if (req.approved !== callDigest(req.tool, req.args))
+          throw refused(
+            `${req.tool} needs a person's approval of exactly these arguments, and this call comes without it; nothing was sent`,
+            'NotApproved',
+          );
+      }
       await at('tool.started');
       const before = await earlierAttempts(req);
       if (before?.kind === 'done') {

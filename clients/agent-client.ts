@@ -4,6 +4,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { AGENT_WAITING, WAITING_FOR_A_PERSON, WAITING_NONE } from '../common/search-attributes';
 import type { agentWorkflow } from '../workflows/agent';
 import { contextProblem, toolsProblem } from '../workflows/run-input';
+import { fieldOverCap } from '../workflows/signal-input';
 import { approveSignal, resolveSignal } from '../workflows/signals';
 import type { AgentInput, OpenItem, WaitingState } from '../workflows/types';
 import { ensureSearchAttributes } from '../workers/search-attributes';
@@ -24,7 +25,8 @@ export interface StartAgentRunOptions extends Omit<AgentInput, 'runId' | 'carrie
 /**
  * Starts one agent run. Unless the input sets `searchAttributes: false`, the namespace gets the
  * agent's search attributes first (the run sets them when it waits for a person). Input the run would
- * refuse (a context that is not an object, no tools) is refused here, and nothing starts.
+ * refuse (a context that is not an object, no tools, the state only continue-as-new carries) is refused
+ * here, and nothing starts.
  */
 export async function startAgentRun(
   client: Client,
@@ -32,7 +34,11 @@ export async function startAgentRun(
 ): Promise<WorkflowHandle<typeof agentWorkflow>> {
   const { taskQueue, workflowId, staticSummary, staticDetails, runId = randomUUID(), ...rest } = options;
   const input: AgentInput = { ...rest, runId };
-  const bad = contextProblem(input.context) ?? toolsProblem(input);
+  const carried = (options as { carried?: unknown }).carried !== undefined;
+  const bad =
+    contextProblem(input.context) ??
+    toolsProblem(input) ??
+    (carried ? 'carried is the state a run hands itself when it continues as new; a start cannot give it' : null);
   if (bad) throw new TypeError(bad);
   const withAttributes = input.searchAttributes !== false;
   if (withAttributes) await ensureSearchAttributes(client.connection.operatorService, client.options.namespace);
@@ -50,6 +56,17 @@ export async function startAgentRun(
 export async function waitingFor(client: Client, workflowId: string): Promise<WaitingState & { status: string }> {
   const { waiting, status } = await waitingRun(client, workflowId);
   return { ...waiting, status };
+}
+
+/**
+ * Refuses, before anything is sent, a field over the cap the run would refuse it for
+ * (`SIGNAL_FIELD_CAPS`): a person's words are bounded where they enter.
+ */
+function overCap(fields: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(fields)) {
+    const over = fieldOverCap(name, value);
+    if (over) throw new TypeError(`${over}; nothing was sent`);
+  }
 }
 
 /** Thrown when a decision or an answer names a call or question the run does not wait on, or other arguments. */
@@ -80,6 +97,7 @@ async function decide(
   approved: boolean,
   options: DecisionOptions,
 ): Promise<OpenItem> {
+  overCap({ by: options.by, reason: options.reason, digest: options.digest });
   // From the run's memo, not a query: a person can decide while no worker is alive.
   const { handle, waiting } = await waitingRun(client, workflowId);
   const item = waiting.approvals.find((a) => a.callId === callId);
@@ -132,6 +150,7 @@ export async function answerQuestion(
 ): Promise<OpenItem> {
   if (options.result !== undefined && !options.happened)
     throw new NotWaitingError('a result goes with happened: true only');
+  overCap({ by: options.by, result: options.result });
   const { handle, waiting } = await waitingRun(client, workflowId);
   const question = waiting.questions.find((q) => q.questionId === named || q.callId === named);
   if (!question?.questionId) {

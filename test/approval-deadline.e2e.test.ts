@@ -40,7 +40,7 @@ beforeAll(async () => {
   worker = await createAgentWorker({
     connection: env.nativeConnection,
     taskQueue: TASK_QUEUE,
-    tools: triageTools({ trackerUrl }),
+    tools: triageTools({ trackerUrl, otherTrackers: 'any' }),
     openaiBaseUrl: `http://127.0.0.1:${(model.server.address() as AddressInfo).port}/v1`,
     openaiApiKey: 'test',
     model: 'triage-script',

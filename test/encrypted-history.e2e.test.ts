@@ -30,7 +30,7 @@ beforeAll(async () => {
   worker = await createAgentWorker({
     connection: system.env.nativeConnection,
     taskQueue: TASK_QUEUE,
-    tools: triageTools({ trackerUrl: system.trackers.keyed.url }),
+    tools: triageTools({ trackerUrl: system.trackers.keyed.url, otherTrackers: 'any' }),
     openaiBaseUrl: `${system.modelUrl}/v1`,
     openaiApiKey: 'test',
     model: 'triage-script',

@@ -91,7 +91,7 @@ beforeAll(async () => {
   worker = await createAgentWorker({
     connection: system.env.nativeConnection,
     taskQueue: TASK_QUEUE,
-    tools: triageTools({ trackerUrl: system.trackers.keyed.url }),
+    tools: triageTools({ trackerUrl: system.trackers.keyed.url, otherTrackers: 'any' }),
     openaiBaseUrl: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`,
     openaiApiKey: 'test',
     model: 'replies',

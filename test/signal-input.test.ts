@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { canonicalJson } from '../common/canonical-json';
 import { callDigest, sha256Hex } from '../workflows/digest';
-import { readAnswer, readDecision } from '../workflows/signal-input';
+import { readAnswer, readDecision, refusalLog, REFUSALS_KEPT, SIGNAL_FIELD_CAPS } from '../workflows/signal-input';
 
 describe('readDecision', () => {
   test('takes an exact decision, ignores unknown fields, and names an unnamed sender', () => {
@@ -118,5 +118,45 @@ describe('callDigest', () => {
     expect(callDigest('create_issue', { repo: 'r', labels: ['a'], title: 'T' })).not.toBe(a);
     expect(callDigest('comment_on_issue', { repo: 'r', labels: ['a'], title: 't' })).not.toBe(a);
     expect(canonicalJson({ b: 1, a: [{ d: 2, c: undefined }] })).toBe('{"a":[{"d":2}],"b":1}');
+  });
+});
+
+describe('every field a person sends has a cap, and what a run keeps of refusals is bounded', () => {
+  test('capped, a field over its cap is refused with its size, and what the refusal keeps is cut', () => {
+    const by = 'b'.repeat(1_900_000);
+    const read = readDecision({ callId: 'call_create_1', approved: true, by }, { capped: true });
+    expect(read).toEqual({
+      refused: `by is 1900000 characters, over its cap of ${SIGNAL_FIELD_CAPS.by}`,
+      named: 'call_create_1',
+      by: expect.stringMatching(/^b{80}\.\.\. \(1899920 more characters\)$/),
+    });
+    expect(readDecision({ callId: 'c1', approved: false, reason: 'r'.repeat(2_001) }, { capped: true })).toMatchObject({
+      refused: 'reason is 2001 characters, over its cap of 2000',
+    });
+    expect(
+      readAnswer({ questionId: 'c1#1', happened: true, result: 'x'.repeat(16_385) }, { capped: true }),
+    ).toMatchObject({ refused: 'result is 16385 characters, over its cap of 16384' });
+    // Uncapped (a run older than the caps), as it was read then.
+    expect((readDecision({ callId: 'c1', approved: true, by }) as { ok: { by: string } }).ok.by).toBe(by);
+  });
+
+  test('capped, a digest must have the form an approval request shows', () => {
+    expect(readDecision({ callId: 'c1', approved: true, digest: 'sha256:ab' }, { capped: true })).toMatchObject({
+      refused: 'digest must be sha256: and 16 hex digits, as the approval request shows it, not "sha256:ab"',
+    });
+    const digest = callDigest('create_issue', { title: 'A' });
+    expect(readDecision({ callId: 'c1', approved: true, digest }, { capped: true })).toEqual({
+      ok: { callId: 'c1', approved: true, by: 'someone', digest },
+    });
+  });
+
+  test('the refusal log keeps the newest few and counts them all', () => {
+    const log = refusalLog<number>();
+    for (let i = 1; i <= 1_000; i++) log.add(i);
+    expect(log.count()).toBe(1_000);
+    expect(log.list()).toEqual(Array.from({ length: REFUSALS_KEPT }, (_, i) => 1_000 - REFUSALS_KEPT + 1 + i));
+    const old = refusalLog<number>([], undefined, false);
+    for (let i = 1; i <= 30; i++) old.add(i);
+    expect(old.list()).toHaveLength(30);
   });
 });

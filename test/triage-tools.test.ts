@@ -40,7 +40,8 @@ function call(callId: string, context: Record<string, unknown>) {
   return { ctx, seen };
 }
 
-const registry = () => new ToolRegistry(triageTools({ trackerUrl: own.url, trackerToken: token }));
+const registry = () =>
+  new ToolRegistry(triageTools({ trackerUrl: own.url, trackerToken: token, otherTrackers: [other.url, keyless.url] }));
 const issue = { title: 'Checkout fails', body: 'with a coupon' };
 
 test('the tools the triage runs name, with the effects the ladder reads', () => {
@@ -66,6 +67,21 @@ test("the worker's own tracker gets its token and the key; a tracker the run nam
     tools.run('create_issue', issue, call('c2', { repo: 'tok', trackerUrl: other.url }).ctx),
   ).rejects.toThrow(/401/);
   expect(other.store.counts('tok')).toEqual({ issues: 0, comments: 0 });
+});
+
+test('a run naming a tracker the worker was not configured for is refused when its tools are listed, and by the tool', async () => {
+  const tools = new ToolRegistry(triageTools({ trackerUrl: own.url, trackerToken: token }));
+  const elsewhere = { repo: 'tok', trackerUrl: 'http://203.0.113.9:4100' };
+  expect(tools.contextProblem(TRIAGE_TOOL_NAMES, elsewhere)).toMatch(
+    /^create_issue: context.trackerUrl names http:\/\/203.0.113.9:4100, a tracker this worker was not configured for/,
+  );
+  expect(tools.contextProblem(TRIAGE_TOOL_NAMES, { repo: 'tok', trackerUrl: `${own.url}/some/path` })).toBeNull();
+  expect(tools.contextProblem(TRIAGE_TOOL_NAMES, { repo: 'tok', trackerUrl: 'not a url' })).toMatch(/is not a URL/);
+  await expect(tools.run('search_issues', { query: 'x' }, call('c0', elsewhere).ctx)).rejects.toMatchObject({
+    type: 'BadContext',
+  });
+  const any = new ToolRegistry(triageTools({ trackerUrl: own.url, otherTrackers: 'any' }));
+  expect(any.contextProblem(TRIAGE_TOOL_NAMES, elsewhere)).toBeNull();
 });
 
 test('a context without a repository, or with a tracker that is not a string, is refused and sends nothing', async () => {

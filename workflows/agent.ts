@@ -9,7 +9,7 @@ import {
 } from '@temporalio/workflow';
 import { agentActivities } from './agent-activities';
 import { approvalGate } from './approvals';
-import { contextProblem, NO_TOOLS } from './run-input';
+import { carriedProblem, contextProblem, NO_TOOLS } from './run-input';
 import { callIdentities, callRunner } from './calls';
 import { personQuestions } from './questions';
 import { pendingQuery } from './signals';
@@ -46,6 +46,9 @@ import {
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   const badContext = contextProblem(input.context);
   if (badContext) throw ApplicationFailure.nonRetryable(`${badContext}; nothing ran`, 'BadInput');
+  // A run trusts only the state it handed itself: carried state from a start is refused before anything runs.
+  const badCarried = carriedProblem(input.carried, workflowInfo());
+  if (badCarried) throw ApplicationFailure.nonRetryable(`${badCarried}; nothing ran`, 'BadInput');
   const carried = input.carried;
   const activities = agentActivities(input.timeouts);
   const calls: CallRecord[] = carried?.calls ?? [];
@@ -66,6 +69,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     questions: questions.open(),
     refusedAnswers: questions.refused(),
     refusedDecisions: approvals.refused(),
+    refusedCounts: { decisions: approvals.refusedCount(), answers: questions.refusedCount() },
     rungs: rungs(),
     questionsAsked: questions.asked(),
     calls,
@@ -85,11 +89,15 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
       ...(input.tools?.length ? { tools: input.tools } : {}),
       // An MCP tool's arguments named as keys of the context are the run's to fill in, not the model's.
       ...(input.context && servers.length ? { contextKeys: Object.keys(input.context) } : {}),
+      // The registered tools check the context (where it would send them) before anything runs.
+      ...(input.context && input.tools?.length ? { context: input.context } : {}),
     };
     specs = await activities.listTools(request).catch((err: Error) => {
       // A run cancelled while its tools were being listed ends cancelled, not as a run with no tools.
       if (isCancellation(err)) throw err;
       const why = (err.cause as Error | undefined)?.message ?? err.message;
+      if ((err.cause as ApplicationFailure | undefined)?.type === 'BadInput')
+        throw ApplicationFailure.nonRetryable(`${why}; nothing ran`, 'BadInput');
       const named = [
         ...(input.tools?.length ? [`registered tools ${input.tools.join(', ')}`] : []),
         ...(servers.length ? [`MCP servers ${servers.join(', ')}`] : []),

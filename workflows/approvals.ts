@@ -1,7 +1,7 @@
 // The approval gate: a call that needs approval waits for the `approve` signal, or its deadline.
 import { condition, patched, setHandler } from '@temporalio/workflow';
-import { approveSignal, SIGNAL_INPUT_PATCH, type ApproveSignal } from './signals';
-import { readDecision } from './signal-input';
+import { approveSignal, SIGNAL_INPUT_PATCH, SIGNALS_BOUNDED_PATCH, type ApproveSignal } from './signals';
+import { EARLY_KEPT, readDecision, refusalLog } from './signal-input';
 import { crashPoints } from '../common/crash-sink';
 import type { ApprovalsState, OpenItem, RefusedDecision } from './types';
 
@@ -12,21 +12,27 @@ import type { ApprovalsState, OpenItem, RefusedDecision } from './types';
  * `carried` is the state of the previous run of a chain (continue-as-new).
  *
  * A decision is read exactly (`readDecision`): one that is not an object with a `callId` string and an
- * `approved` boolean is refused, kept in `refused()` with the reason, and approves nothing. A decision
- * for a call that is not waiting yet is kept until it is, and the first decision on a call wins: a
- * repeated or contradicting one is refused, so it cannot run a call twice. A decision that names a
- * digest other than that of the call's tool and arguments is refused, and the call goes on waiting.
+ * `approved` boolean, or with a field over its cap, is refused, kept in `refused()` with the reason,
+ * and approves nothing. The first decision on a call wins: a repeated or contradicting one is refused,
+ * so it cannot run a call twice. A decision that names a digest other than that of the call's tool and
+ * arguments is refused, and the call goes on waiting. A decision for a call that does not wait yet is
+ * taken only when it names a digest, and then decides only a call with exactly those arguments: nobody
+ * approves what they were not shown. At most `EARLY_KEPT` such decisions are held; refusals are kept as
+ * a count and the newest `REFUSALS_KEPT`.
  */
 export function approvalGate(onChange: () => void = () => {}, timeoutMs?: number, carried?: ApprovalsState) {
   const decisions = new Map<string, ApproveSignal>((carried?.decisions ?? []).map((d) => [d.callId, d]));
   const waiting = new Map<string, OpenItem>();
-  const refusedDecisions: RefusedDecision[] = [...(carried?.refused ?? [])];
   let requested = carried?.requested ?? 0;
   // Runs whose history predates the checks go on taking decisions as they did (nothing malformed throws).
   const exact = patched(SIGNAL_INPUT_PATCH);
+  const bounded = exact && patched(SIGNALS_BOUNDED_PATCH);
+  const refusedDecisions = refusalLog<RefusedDecision>(carried?.refused, carried?.refusedCount, bounded);
+  // Calls decided before they waited: held until they do, and few.
+  const early = new Set<string>(carried?.early ?? []);
 
   const refuse = (callId: string, by: string | undefined, why: string): void => {
-    refusedDecisions.push({ callId, ...(by ? { by } : {}), why });
+    refusedDecisions.add({ callId, ...(by ? { by } : {}), why });
   };
   /** Why a decision naming a digest does not fit the call waiting under its id, or `null`. */
   const digestMismatch = (decision: ApproveSignal, item: OpenItem | undefined) =>
@@ -41,12 +47,28 @@ export function approvalGate(onChange: () => void = () => {}, timeoutMs?: number
         decisions.set(decision.callId, decision);
       return;
     }
-    const read = readDecision(value);
+    const read = readDecision(value, { capped: bounded });
     if ('refused' in read) return refuse(read.named, read.by, read.refused);
     const decision = read.ok;
     if (decisions.has(decision.callId)) return refuse(decision.callId, decision.by, 'the call already has a decision');
-    const mismatch = digestMismatch(decision, waiting.get(decision.callId));
+    const item = waiting.get(decision.callId);
+    const mismatch = digestMismatch(decision, item);
     if (mismatch) return refuse(decision.callId, decision.by, mismatch);
+    if (bounded && !item) {
+      if (decision.digest === undefined)
+        return refuse(
+          decision.callId,
+          decision.by,
+          'the call does not wait for a decision: one sent before it waits must name the digest of exactly that call',
+        );
+      if (early.size >= EARLY_KEPT)
+        return refuse(
+          decision.callId,
+          decision.by,
+          `${EARLY_KEPT} decisions already wait for calls that do not wait yet`,
+        );
+      early.add(decision.callId);
+    }
     decisions.set(decision.callId, decision);
   });
 
@@ -55,27 +77,32 @@ export function approvalGate(onChange: () => void = () => {}, timeoutMs?: number
     open: () => [...waiting.values()],
     /** Approvals requested so far; each call waits for at most one. */
     requested: () => requested,
-    /** Decisions not taken, and why. */
-    refused: () => [...refusedDecisions],
+    /** Decisions not taken, and why (the newest, in a run since the caps). */
+    refused: () => refusedDecisions.list(),
+    /** How many decisions were not taken in all. */
+    refusedCount: () => refusedDecisions.count(),
     /** What the next run of a chain needs (between turns, when no call waits). */
     snapshot: (): ApprovalsState => ({
       decisions: [...decisions.values()],
       requested,
-      ...(exact ? { refused: [...refusedDecisions] } : {}),
+      ...(exact ? { refused: refusedDecisions.list() } : {}),
+      ...(bounded ? { refusedCount: refusedDecisions.count(), early: [...early] } : {}),
     }),
     /** Waits for the decision on one call. */
     async request(item: OpenItem): Promise<ApproveSignal> {
       requested += 1;
       // A decision that came before the call waited, for other arguments than it has, approves nothing.
-      const early = decisions.get(item.callId);
-      const mismatch = exact && early ? digestMismatch(early, item) : null;
-      if (early && mismatch) {
+      const before = decisions.get(item.callId);
+      const mismatch = exact && before ? digestMismatch(before, item) : null;
+      if (before && mismatch) {
         decisions.delete(item.callId);
-        refuse(item.callId, early.by, mismatch);
+        refuse(item.callId, before.by, mismatch);
       }
+      early.delete(item.callId);
       waiting.set(item.callId, item);
       onChange();
-      crashPoints.reached('approval.pending', `${item.tool} ${item.callId}`);
+      // The digest is in the point's detail: what a person who saw the request may approve it with.
+      crashPoints.reached('approval.pending', `${item.tool} ${item.callId} ${item.digest ?? ''}`.trimEnd());
       const isDecided = () => decisions.has(item.callId);
       let decided = true;
       if (timeoutMs === undefined) await condition(isDecided);

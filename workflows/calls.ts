@@ -131,14 +131,17 @@ export function callRunner({
     const args = { ...parsed.args, ...fromContext(spec) };
     record.args = args;
 
+    let approved: string | undefined;
     if (spec.needsApproval || approvalTools.has(spec.name)) {
       record.status = 'waiting-approval';
-      const decision = await approvals.request({ callId, tool: spec.name, args, digest: callDigest(spec.name, args) });
+      const digest = callDigest(spec.name, args);
+      const decision = await approvals.request({ callId, tool: spec.name, args, digest });
       // A decision the gate took is a boolean; only a run older than its checks may hold another value.
       if (!decision.approved) {
         record.status = 'denied';
         return (record.result = `denied by ${decision.by}${decision.reason ? `: ${decision.reason}` : ''}`);
       }
+      approved = digest;
     }
 
     const request = {
@@ -150,6 +153,7 @@ export function callRunner({
       server: spec.server,
       ...(spec.registered ? { registered: true, ...(input.context ? { context: input.context } : {}) } : {}),
       ...(spec.server && !spec.readOnly && !spec.idempotent && !spec.sendsKey ? { errorMayHideEffect: true } : {}),
+      ...(approved ? { approved } : {}),
     };
     // A tool over MCP says itself whether its receiver honours keys; the run's `keyless` says it of
     // the receivers of the registered tools (and of the tracker's once built in).
@@ -191,11 +195,13 @@ export function callRunner({
               ...request,
               // Over MCP the lookup tool gets the call's tool and key, and what the run fills in from its context.
               args: spec.server ? fromContext(spec) : args,
+              ...(spec.server ? { callArgs: args } : {}),
               sendKey: keyed,
               lookupTool: spec.lookupTool,
               keyExpired,
             });
             if (found.happened) return { kind: 'happened', output: found.output };
+            if (found.mismatch) return { kind: 'mismatch', reason: found.mismatch };
             return found.commitDeadlineMs
               ? { kind: 'not-happened', commitDeadlineMs: found.commitDeadlineMs }
               : { kind: 'not-happened' };

@@ -1,7 +1,7 @@
 // The person's questions: "did this call happen?", each with an id an answer must name.
 import { condition, patched, setHandler } from '@temporalio/workflow';
-import { readAnswer } from './signal-input';
-import { resolveSignal, SIGNAL_INPUT_PATCH, type ResolveSignal } from './signals';
+import { EARLY_KEPT, readAnswer, refusalLog } from './signal-input';
+import { resolveSignal, SIGNAL_INPUT_PATCH, SIGNALS_BOUNDED_PATCH, type ResolveSignal } from './signals';
 import { crashPoints } from '../common/crash-sink';
 import type { OpenItem, QuestionsState, RefusedAnswer } from './types';
 
@@ -57,17 +57,24 @@ export function personQuestions(onChange: () => void = () => {}, carried?: Quest
   const open = new Map<string, OpenItem>();
   const answers = new Map<string, ResolveSignal>((carried?.early ?? []).map((a) => [a.questionId, a]));
   const askedAbout = new Map<string, number>(carried?.askedAbout ?? []);
-  const refusedAnswers: RefusedAnswer[] = [...(carried?.refused ?? [])];
   let asked = carried?.asked ?? 0;
   // Runs whose history predates the checks go on taking answers as they did (nothing malformed throws).
   const exact = patched(SIGNAL_INPUT_PATCH);
+  const bounded = exact && patched(SIGNALS_BOUNDED_PATCH);
+  const refusedAnswers = refusalLog<RefusedAnswer>(carried?.refused, carried?.refusedCount, bounded);
+  /** Answers held for questions not asked yet. */
+  const early = () => [...answers.keys()].filter((id) => !open.has(id) && isAhead(id)).length;
+  const isAhead = (id: string) => {
+    const q = splitQuestionId(id);
+    return q !== null && q.n > (askedAbout.get(q.callId) ?? 0);
+  };
 
   setHandler(resolveSignal, (value: unknown) => {
     let answer: ResolveSignal;
     if (exact) {
-      const read = readAnswer(value);
+      const read = readAnswer(value, { capped: bounded });
       if ('refused' in read) {
-        refusedAnswers.push({ questionId: read.named, ...(read.by ? { by: read.by } : {}), why: read.refused });
+        refusedAnswers.add({ questionId: read.named, ...(read.by ? { by: read.by } : {}), why: read.refused });
         return;
       }
       answer = read.ok;
@@ -75,8 +82,10 @@ export function personQuestions(onChange: () => void = () => {}, carried?: Quest
       if (typeof value !== 'object' || value === null) return;
       answer = value as ResolveSignal;
     }
-    const why = judgeAnswer(answer.questionId, { open, answered: answers, askedAbout });
-    if (why) refusedAnswers.push({ questionId: String(answer.questionId), by: answer.by, why });
+    let why = judgeAnswer(answer.questionId, { open, answered: answers, askedAbout });
+    if (!why && bounded && !open.has(answer.questionId) && early() >= EARLY_KEPT)
+      why = `${EARLY_KEPT} answers already wait for questions not asked yet`;
+    if (why) refusedAnswers.add({ questionId: String(answer.questionId), by: answer.by, why });
     else answers.set(answer.questionId, answer);
   });
 
@@ -85,8 +94,10 @@ export function personQuestions(onChange: () => void = () => {}, carried?: Quest
     open: () => [...open.values()],
     /** Questions asked so far. */
     asked: () => asked,
-    /** Answers refused because their question was not open. */
-    refused: () => [...refusedAnswers],
+    /** Answers refused (malformed, over a cap, or their question not open): the newest, in a run since the caps. */
+    refused: () => refusedAnswers.list(),
+    /** How many answers were refused in all. */
+    refusedCount: () => refusedAnswers.count(),
     /**
      * What the next run of a chain needs (between turns, when no question is open): how many questions
      * each call had, so a stale answer is still refused, and answers to questions not yet asked.
@@ -94,11 +105,9 @@ export function personQuestions(onChange: () => void = () => {}, carried?: Quest
     snapshot: (): QuestionsState => ({
       asked,
       askedAbout: [...askedAbout.entries()],
-      early: [...answers.values()].filter((a) => {
-        const q = splitQuestionId(a.questionId);
-        return q !== null && q.n > (askedAbout.get(q.callId) ?? 0);
-      }),
-      refused: [...refusedAnswers],
+      early: [...answers.values()].filter((a) => isAhead(a.questionId)),
+      refused: refusedAnswers.list(),
+      ...(bounded ? { refusedCount: refusedAnswers.count() } : {}),
     }),
     /** Asks about one call and waits for the answer. */
     async ask(item: Omit<OpenItem, 'questionId'>): Promise<ResolveSignal> {

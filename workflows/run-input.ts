@@ -16,3 +16,22 @@ export const NO_TOOLS =
 export function toolsProblem(input: { tools?: unknown[]; mcpServers?: unknown[] }): string | null {
   return input.tools?.length || input.mcpServers?.length ? null : NO_TOOLS;
 }
+
+/**
+ * Why a run's `carried` state cannot be trusted, or `null`. Only the run itself writes it, when it
+ * continues as new, so a run that was not continued from another (`continuedFrom` unset), or one a
+ * cron schedule starts again with the input it was first given, must not hold it: a starter could
+ * otherwise hand a run decisions nobody made, tools without their approval, or another run's stored
+ * conversation. A retried or reset run of a chain keeps the run it continued from, and its input.
+ */
+export function carriedProblem(
+  carried: unknown,
+  run: { continuedFromExecutionRunId?: string; cronSchedule?: string },
+): string | null {
+  if (carried === undefined) return null;
+  if (!run.continuedFromExecutionRunId)
+    return 'the input holds carried, the state only a run continuing as new hands to the next, but this run was started, not continued';
+  if (run.cronSchedule)
+    return 'the input holds carried, which a run on a cron schedule cannot have been handed by its own chain';
+  return null;
+}

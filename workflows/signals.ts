@@ -11,6 +11,14 @@ export type { ApproveSignal, ResolveSignal };
 export const SIGNAL_INPUT_PATCH = 'signals-read-exactly';
 
 /**
+ * The patch that bounded what a person can make a run do and keep (`signal-input.ts`): each field
+ * within its cap, refusals kept as a count and the newest few, a decision for a call that does not
+ * wait yet taken only with that call's digest, and few such decisions or answers held. A run started
+ * before it goes on as it did then, so its history replays.
+ */
+export const SIGNALS_BOUNDED_PATCH = 'signals-bounded';
+
+/**
  * Approve or deny a waiting call. A decision for a call that is not waiting is kept until it is; the
  * first decision wins. Its input is read exactly (`readDecision`); anything else is refused.
  */

@@ -28,6 +28,32 @@ export interface TriageToolsOptions {
   trackerUrl?: string;
   /** The bearer token of the tracker at `trackerUrl`; never sent to a tracker a run names. */
   trackerToken?: string;
+  /**
+   * Other trackers a run's `context.trackerUrl` may name (their URLs; only the origin counts), or
+   * `'any'`. Default none: a run naming another tracker than the worker's own fails at once
+   * (`BadInput`), so a run's input cannot send the worker's requests, and their answers into
+   * history, anywhere it likes.
+   */
+  otherTrackers?: readonly string[] | 'any';
+}
+
+/** Why a run's context names a tracker this worker was not configured for, or `null`. */
+export function trackerProblem(options: TriageToolsOptions, context: Readonly<Record<string, unknown>>): string | null {
+  const named = context.trackerUrl;
+  if (named === undefined) return null;
+  if (typeof named !== 'string') return 'context.trackerUrl must be a URL string';
+  let origin: string;
+  try {
+    origin = new URL(named).origin;
+  } catch {
+    return `context.trackerUrl ${JSON.stringify(named.slice(0, 200))} is not a URL`;
+  }
+  if (options.otherTrackers === 'any') return null;
+  const allowed = [options.trackerUrl, ...(options.otherTrackers ?? [])].filter((u): u is string => Boolean(u));
+  if (allowed.some((u) => new URL(u).origin === origin)) return null;
+  return `context.trackerUrl names ${origin}, a tracker this worker was not configured for (its own: ${
+    options.trackerUrl ? new URL(options.trackerUrl).origin : 'none'
+  }; more with triageTools({ otherTrackers }))`;
 }
 
 /** The run's repository and tracker from its context, and the token only for the worker's own tracker. */
@@ -35,9 +61,9 @@ function reach(options: TriageToolsOptions, context: ToolContext['context']) {
   const { repo, trackerUrl: named } = context as Partial<Record<keyof TriageContext, unknown>>;
   if (typeof repo !== 'string' || repo === '')
     throw new ReceiverRefusedError('the triage tools need the run\'s repository (context: { repo: "..." })', 'NoRepo');
-  if (named !== undefined && typeof named !== 'string')
-    throw new ReceiverRefusedError('context.trackerUrl must be a URL string', 'BadContext');
-  const tracker = reachTracker(options, named);
+  const problem = trackerProblem(options, context);
+  if (problem) throw new ReceiverRefusedError(problem, 'BadContext');
+  const tracker = reachTracker(options, named as string | undefined);
   if (!tracker)
     throw new ReceiverRefusedError(
       'no tracker: give the worker a trackerUrl, or the run context.trackerUrl',
@@ -62,10 +88,11 @@ export function triageTools(options: TriageToolsOptions = {}) {
       parameters,
       effect,
       receiver: 'tracker',
+      checkContext: (context) => trackerProblem(options, context),
       ...(writes
         ? {
-            lookup: async ({ key, context, byKey, signal }) =>
-              lookupTrackerCall(name, { ...reach(options, context), key, byKey, signal }),
+            lookup: async ({ key, args, context, byKey, signal }) =>
+              lookupTrackerCall(name, { ...reach(options, context), key, byKey, args, signal }),
           }
         : {}),
       run: async (args, ctx) => {

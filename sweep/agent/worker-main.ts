@@ -33,7 +33,8 @@ async function main(): Promise<void> {
       mcp: config.mcpConfig ? new McpToolbox(loadMcpConfig(config.mcpConfig)) : undefined,
       // The triage example's tools, which the agent loop's rows and the designs name, and the
       // whole-turn activity of the "save once per turn" design.
-      tools: triageTools({ trackerUrl, trackerToken }),
+      // Each scenario's run names the sweep's own tracker for its row in its context.
+      tools: triageTools({ trackerUrl, trackerToken, otherTrackers: 'any' }),
       secrets: [trackerToken],
       // The payload store the engine names (AGENT_PAYLOAD_DIR): long runs keep large payloads there.
       dataConverter: dataConverterFromEnv(),

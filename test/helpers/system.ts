@@ -34,7 +34,7 @@ export async function inProcessWorker(system: System, taskQueue: string, mcp?: M
     model: 'triage-script',
     workflowBundle: { code: readFileSync(system.workflowBundle, 'utf8') },
     // The triage example's tools, which the tests' runs name (test/helpers/runs.ts).
-    tools: triageTools({ trackerUrl: system.trackers.keyed.url }),
+    tools: triageTools({ trackerUrl: system.trackers.keyed.url, otherTrackers: 'any' }),
   });
 }
 

@@ -82,10 +82,17 @@ export interface ToolRequest {
   earlier?: { execution: RunExecution; harmless: boolean; keyLeftMs?: number };
   /** For a lookup over MCP: the server's tool that answers whether the call happened. */
   lookupTool?: string;
+  /** For a lookup over MCP: the call's own arguments, which the server matches what it finds against. */
+  callArgs?: Record<string, unknown>;
   /** For a lookup: the call's key may have expired at the receiver, so only a search can tell. */
   keyExpired?: boolean;
   /** Over MCP: the tool changes something without honouring keys, so an unexplained error may hide an effect. */
   errorMayHideEffect?: boolean;
+  /**
+   * The digest (`callDigest`) of the tool and arguments a person approved, for a call that waited for
+   * approval: a registered tool that needs approval is refused without it.
+   */
+  approved?: string;
 }
 
 /** Input of the activity that lists the tools of a run's MCP servers. */
@@ -96,6 +103,8 @@ export interface ListToolsRequest {
   tools?: string[];
   /** The keys of the run's context: an MCP tool's arguments of these names are the run's to fill in. */
   contextKeys?: string[];
+  /** The run's context, for the registered tools to check (`checkContext`) before anything runs. */
+  context?: Record<string, unknown>;
 }
 
 /** A tool activity's result. */
@@ -119,4 +128,9 @@ export interface LookupResponse {
   output?: ToolOutput;
   /** Not found, but the receiver may still commit a request this long after it arrived. */
   commitDeadlineMs?: number;
+  /**
+   * With `happened: false`: the receiver holds a record under the call's key (or its trace) that is not
+   * this call's; what it holds, so a person decides.
+   */
+  mismatch?: string;
 }

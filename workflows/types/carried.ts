@@ -12,6 +12,10 @@ export interface ApprovalsState {
   requested: number;
   /** Decisions refused so far (absent in the state of a run older than the signals' checks). */
   refused?: RefusedDecision[];
+  /** How many decisions were refused in all (since the caps: `refused` keeps only the newest). */
+  refusedCount?: number;
+  /** Calls decided before they waited (since the caps: each decision then named its call's digest). */
+  early?: string[];
 }
 
 /** What the person's questions hand to the next run of a chain. */
@@ -22,6 +26,8 @@ export interface QuestionsState {
   /** Answers to questions not asked yet. */
   early: ResolveSignal[];
   refused: RefusedAnswer[];
+  /** How many answers were refused in all (since the caps: `refused` keeps only the newest). */
+  refusedCount?: number;
 }
 
 /** What one run of an agent's chain hands to the next when it continues as new, between two turns. */

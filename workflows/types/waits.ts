@@ -69,10 +69,12 @@ export interface PendingState {
   runId: string;
   approvals: OpenItem[];
   questions: OpenItem[];
-  /** Answers to questions that were not open (already answered, or never asked). */
+  /** Answers to questions that were not open (already answered, or never asked): the newest. */
   refusedAnswers: RefusedAnswer[];
-  /** Approvals and denials that were not taken (malformed, a second decision, another digest). */
+  /** Approvals and denials that were not taken (malformed, a second decision, another digest): the newest. */
   refusedDecisions: RefusedDecision[];
+  /** How many of each were refused in all (the lists keep the newest `REFUSALS_KEPT`). */
+  refusedCounts?: { decisions: number; answers: number };
   rungs: Record<string, Rung>;
   questionsAsked: number;
   calls: CallRecord[];

@@ -26,6 +26,11 @@ export interface ActivityConfig {
   store?: PayloadStore;
   /** The most of one MCP tool's output a run keeps (a registered tool says its own). Default 1 MiB. */
   maxOutputBytes?: number;
+  /**
+   * The secret each call's key is derived under (`key(run, call, secret)`), so nobody who reads a
+   * run's history can compute its keys and use one first at a receiver. Default none: the plain key.
+   */
+  keySecret?: string;
 }
 
 /** How much of a call's output the run keeps: the registered tool's own cap, or the worker's for MCP tools. */
@@ -53,11 +58,14 @@ export function storeTarget(): StorageDriverWorkflowInfo {
 }
 
 /** One tool call as its activity sees it: the point detail, its key, its cancellation, and its points. */
-export function callContext(req: { tool: string; callId: string; runId: string }) {
+export function callContext(
+  req: { tool: string; callId: string; runId: string },
+  config: Pick<ActivityConfig, 'keySecret'>,
+) {
   const detail = `${req.tool} ${req.callId}`;
   return {
     detail,
-    callKey: key(req.runId, req.callId),
+    callKey: key(req.runId, req.callId, config.keySecret),
     signal: Context.current().cancellationSignal,
     at: (name: PointName | (string & {})) => point(name, detail),
   };

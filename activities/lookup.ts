@@ -22,7 +22,7 @@ import { keptOutput } from './tool-output';
 export function lookupCall(config: ActivityConfig) {
   return (req: ToolRequest): Promise<LookupResponse> =>
     heartbeating(async () => {
-      const { callKey, signal, at } = callContext(req);
+      const { callKey, signal, at } = callContext(req, config);
       await at('lookup.started');
       const answer = req.registered
         ? await registeredTools(config)
@@ -41,9 +41,9 @@ export function lookupCall(config: ActivityConfig) {
           ? await toolbox(config).lookup(
               req.server,
               req.lookupTool,
-              { ...req.args, tool: req.tool, key: callKey },
+              { ...req.args, tool: req.tool, key: callKey, ...(req.callArgs ? { arguments: req.callArgs } : {}) },
               {
-                key: key(req.runId, `${req.callId}#lookup`),
+                key: key(req.runId, `${req.callId}#lookup`, config.keySecret),
                 timeoutMs: callTimeout(),
                 signal,
               },

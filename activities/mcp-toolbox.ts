@@ -193,7 +193,10 @@ export class McpToolbox {
     const answer = JSON.parse(out.output) as LookupResult;
     if (typeof answer.happened !== 'boolean')
       throw refused(`lookup tool ${lookupTool} answered without "happened": ${out.output}`, 'BadLookup');
-    return answer.happened ? { happened: true, output: answer.result } : { happened: false };
+    if (answer.happened) return { happened: true, output: answer.result };
+    return typeof answer.mismatch === 'string' && answer.mismatch !== ''
+      ? { happened: false, mismatch: answer.mismatch.slice(0, 4_000) }
+      : { happened: false };
   }
 
   /** Closes every connection (stdio servers are stopped). */

@@ -10,7 +10,7 @@ import { devServerSearchAttributeFlags } from '../common/search-attributes';
 import { findTemporalCli, NoTemporalCliError } from '../common/temporal-cli';
 import { buildModelServer } from '../model/app';
 import { buildTracker } from '../tracker/app';
-import { devDir, devWorkerEnv } from './dev-env';
+import { devDir, devKeySecret, devTokens, devWorkerEnv } from './dev-env';
 import { Store } from '../tracker/store';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -33,6 +33,7 @@ async function main(): Promise<void> {
   const dir = devDir();
   mkdirSync(path.join(dir, 'payloads'), { recursive: true });
   const stops: Array<() => Promise<void>> = [];
+  const tokens = devTokens();
 
   // With TEMPORAL_PAYLOAD_KEY set, the worker and clients seal payloads, and the Web UI opens them
   // through a codec endpoint of ours, which only the UI's origin may call.
@@ -42,6 +43,8 @@ async function main(): Promise<void> {
     const codecApp = buildCodecServer({
       codec,
       origins: [`http://localhost:${UI_PORT}`, `http://127.0.0.1:${UI_PORT}`],
+      // As `npm run codec` does: CODEC_TOKEN, when set, is required of every caller (set it in the Web UI too).
+      ...(tokens.codec ? { token: tokens.codec } : {}),
     });
     await codecApp.listen({ port: CODEC_PORT, host: '127.0.0.1' });
     codecUrl = `http://127.0.0.1:${CODEC_PORT}`;
@@ -71,7 +74,9 @@ async function main(): Promise<void> {
   await waitForPort(TEMPORAL_PORT, 30_000);
 
   const store = new Store(path.join(dir, 'tracker.db'));
-  const tracker = buildTracker({ store });
+  // As `npm run tracker` does: TRACKER_TOKEN (and TRACKER_TOKENS, more accounts), when set, is required
+  // of every caller; the worker sends TRACKER_TOKEN.
+  const tracker = buildTracker({ store, ...(tokens.tracker.length ? { token: tokens.tracker } : {}) });
   await tracker.listen({ port: TRACKER_PORT, host: '127.0.0.1' });
   stops.push(async () => {
     await tracker.close();
@@ -81,7 +86,9 @@ async function main(): Promise<void> {
   await model.listen({ port: MODEL_PORT, host: '127.0.0.1' });
   stops.push(() => model.close());
 
-  const env = devWorkerEnv(process.env, { temporal: TEMPORAL_PORT, tracker: TRACKER_PORT, model: MODEL_PORT }, dir);
+  // The worker derives keys under a secret kept in the dev folder, so reading a history does not give them away.
+  const ports = { temporal: TEMPORAL_PORT, tracker: TRACKER_PORT, model: MODEL_PORT };
+  const env = devWorkerEnv(process.env, ports, dir, devKeySecret());
   const ownModel = process.env.OPENAI_BASE_URL ? env.OPENAI_BASE_URL : null;
   let worker: ChildProcess | null = null;
   const startWorker = () => {
@@ -109,12 +116,15 @@ async function main(): Promise<void> {
       `Temporal server  localhost:${TEMPORAL_PORT} (${cli})`,
       `Temporal Web UI  http://localhost:${UI_PORT}`,
       `payload store    ${path.relative(process.cwd(), env.AGENT_PAYLOAD_DIR!) || '.'} (tool outputs of 16 KiB or more, and the conversation's turns)`,
-      `tracker          http://127.0.0.1:${TRACKER_PORT} (db ${path.relative(process.cwd(), path.join(dir, 'tracker.db'))}, keyed)`,
+      `tracker          http://127.0.0.1:${TRACKER_PORT} (db ${path.relative(process.cwd(), path.join(dir, 'tracker.db'))}, keyed${tokens.tracker.length ? ', token required' : ''})`,
+      `call keys        derived under the secret in ${path.relative(process.cwd(), path.join(dir, 'key-secret'))} (AGENT_KEY_SECRET to give your own)`,
       ownModel
         ? `model            ${ownModel} (yours, from OPENAI_BASE_URL; the scripted one also serves at http://127.0.0.1:${MODEL_PORT}/v1)`
         : `model server     http://127.0.0.1:${MODEL_PORT}/v1 (scripted triage; set OPENAI_BASE_URL for a model of your own)`,
       ...(codecUrl
-        ? [`codec endpoint   ${codecUrl} (payloads encrypted with TEMPORAL_PAYLOAD_KEY; the Web UI opens them)`]
+        ? [
+            `codec endpoint   ${codecUrl} (payloads encrypted with TEMPORAL_PAYLOAD_KEY; the Web UI opens them${tokens.codec ? '; CODEC_TOKEN required' : ''})`,
+          ]
         : []),
       `then, in another shell: npm run start -- --task "Checkout fails with a coupon" --wait`,
     ].join('\n'),

@@ -7,6 +7,7 @@ import { listWaitingRuns } from './agent-client';
 import { describeReset, describeRetry, describeTaken, resetsOf, retryOf, takenFromEarlier } from '../common/operations';
 import { payloadDecoder } from '../common/history-events';
 import { waitingRun, withClient } from './connect';
+import { clientKeySecret } from './dev-env';
 
 const USAGE = 'npm run status -- [WORKFLOW_ID] [--json]';
 
@@ -84,7 +85,7 @@ async function main(): Promise<void> {
       );
     for (const q of questions) {
       // The key lets a person check the receiver by hand: GET /idempotency/KEY, or a search for it.
-      const callKey = pending ? `; key ${key(pending.runId, q.callId)}` : '';
+      const callKey = pending ? `; key ${key(pending.runId, q.callId, clientKeySecret())}` : '';
       console.log(`question ${q.questionId}: did ${q.callId} ${q.tool} happen? (${q.reason}${callKey})`);
     }
     if (!pending) return;

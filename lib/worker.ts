@@ -38,4 +38,5 @@ export { loadMcpConfig, type McpConfig } from '../mcp/config';
 export type { ModelRequest, ModelReply, ChatMessage, ToolCall } from '../workflows/types';
 export { configFromEnv, DEFAULT_TASK_QUEUE, type AgentConfig } from '../common/config';
 export { dataConverterFromEnv, PayloadKeyError } from '../common/payload-codec';
+export { keySecretFromEnv, KEY_SECRET_ENV } from '../common/key';
 export { redactSecrets } from '../common/secrets';

@@ -27,6 +27,11 @@ export interface LookupArgs {
   /** The tool whose call is in doubt. */
   tool: string;
   key: string;
+  /**
+   * The call's own arguments, so the server says "happened" only for a record of this very call, not
+   * for whatever holds its key or trace. A server that does not declare it ignores it.
+   */
+  arguments?: Record<string, unknown>;
 }
 
 /** A lookup tool's answer, as JSON text. */
@@ -34,6 +39,8 @@ export interface LookupResult {
   happened: boolean;
   /** What the call returned, when it happened. */
   result?: string;
+  /** With `happened: false`: a record under the call's key or trace that is not this call's, for a person to judge. */
+  mismatch?: string;
 }
 
 /**

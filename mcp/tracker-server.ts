@@ -11,6 +11,7 @@ import {
   OUTCOME_META,
   RETENTION_META,
   TOOL_META,
+  type LookupArgs,
   type LookupResult,
   type ToolIdempotency,
 } from './conventions';
@@ -106,12 +107,14 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
 
   /** Did the call with this key happen? By key on a keyed tracker, else by the trace line it wrote. */
   const lookup = async (args: Record<string, unknown>) => {
-    const { tool, key, repo } = args as { tool: string; key: string; repo?: string };
+    const { tool, key, repo, arguments: callArgs } = args as unknown as LookupArgs & { repo?: string };
     const ctx = {
       trackerUrl: options.trackerUrl,
       trackerToken: options.trackerToken,
       repo: repo ?? options.repo ?? 'demo',
       key,
+      // What the record found must match; a client that sends none gets a record matched against nothing.
+      args: callArgs ?? {},
     };
     try {
       let found;
@@ -122,7 +125,9 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
         if (!(err instanceof ReceiverUnavailableError && err.status === 501)) throw err;
         found = await lookupTrackerCall(tool, { ...ctx, byKey: false });
       }
-      const answer: LookupResult = found.happened ? { happened: true, result: found.output } : { happened: false };
+      const answer: LookupResult = found.happened
+        ? { happened: true, result: found.output }
+        : { happened: false, ...(found.mismatch ? { mismatch: found.mismatch } : {}) };
       return { content: text(JSON.stringify(answer)) };
     } catch (err) {
       return failure(err);
@@ -175,7 +180,12 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
     {
       description:
         'Whether the create_issue or comment_on_issue call with this idempotency key happened, and what it returned.',
-      inputSchema: { tool: z.enum(['create_issue', 'comment_on_issue']), key: z.string().min(1), repo: repoArg },
+      inputSchema: {
+        tool: z.enum(['create_issue', 'comment_on_issue']),
+        key: z.string().min(1),
+        repo: repoArg,
+        arguments: z.record(z.string(), z.unknown()).optional(),
+      },
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
     },
     (args) => lookup(args),

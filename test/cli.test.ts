@@ -1,6 +1,7 @@
 // What every command shares (`runMain`): a reader that stops early (`| head`) ends it quietly.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import path from 'node:path';
 import { ROOT } from './helpers/processes';
 
 test('a command piped into head exits 0 with no EPIPE, however much it had left to print', async () => {
@@ -24,4 +25,31 @@ test("npm run dev keeps a model of the user's own (OPENAI_BASE_URL) and otherwis
     TEMPORAL_ADDRESS: 'localhost:7233',
   });
   expect(devWorkerEnv({}, ports).OPENAI_BASE_URL).toBe('http://127.0.0.1:4200/v1');
+});
+
+test('npm run dev derives keys under a secret it keeps in its folder, which the clients read; AGENT_KEY_SECRET wins', async () => {
+  const { mkdtempSync, statSync } = await import('node:fs');
+  const os = await import('node:os');
+  const { clientKeySecret, devKeySecret, devWorkerEnv } = await import('../clients/dev-env');
+  const env = { DEV_DIR: mkdtempSync(path.join(os.tmpdir(), 'dev-secret-')) };
+  expect(clientKeySecret(env)).toBeUndefined();
+  const secret = devKeySecret(env);
+  expect(secret).toMatch(/^[0-9a-f]{64}$/);
+  // Kept: a restart of npm run dev derives the same keys for the runs it left waiting.
+  expect(devKeySecret(env)).toBe(secret);
+  expect(statSync(path.join(env.DEV_DIR, 'key-secret')).mode & 0o777).toBe(0o600);
+  expect(clientKeySecret(env)).toBe(secret);
+  const ports = { temporal: 7233, tracker: 4100, model: 4200 };
+  expect(devWorkerEnv(env, ports, env.DEV_DIR, secret).AGENT_KEY_SECRET).toBe(secret);
+  expect(devWorkerEnv({ ...env, AGENT_KEY_SECRET: 'mine' }, ports, env.DEV_DIR, secret).AGENT_KEY_SECRET).toBe('mine');
+  expect(clientKeySecret({ ...env, AGENT_KEY_SECRET: 'mine' })).toBe('mine');
+});
+
+test('npm run dev requires the tokens the environment names, as npm run tracker and npm run codec do', async () => {
+  const { devTokens } = await import('../clients/dev-env');
+  expect(devTokens({})).toEqual({ tracker: [] });
+  expect(devTokens({ TRACKER_TOKEN: 't', TRACKER_TOKENS: 'a, b', CODEC_TOKEN: 'c' })).toEqual({
+    tracker: ['t', 'a', 'b'],
+    codec: 'c',
+  });
 });

@@ -1,6 +1,6 @@
 // Computed by the design document's Go `Key` (go1.26), so a change to the byte layout fails here.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { key } from '../common/key';
 
 const goVectors: Array<[string, string, string]> = [
@@ -41,5 +41,16 @@ describe('key(run, call)', () => {
     const out = execFileSync('npx', ['tsx', 'clients/key.ts', 'run-1', 'call_1'], { encoding: 'utf8' });
     expect(out.trim()).toBe('ba09e991b6ea3f35e4d62b6164c4a689');
     expect(() => execFileSync('npx', ['tsx', 'clients/key.ts', 'only-one'], { stdio: 'pipe' })).toThrow(/usage/);
+  });
+});
+
+describe('key(run, call, secret): a key a reader of history cannot compute', () => {
+  test('is HMAC-SHA-256 under the secret over the same framed bytes, and differs from the plain key', () => {
+    const expected = createHmac('sha256', 's3cret').update('5:run-16:call_1').digest().subarray(0, 16).toString('hex');
+    expect(key('run-1', 'call_1', 's3cret')).toBe(expected);
+    expect(key('run-1', 'call_1', 's3cret')).not.toBe(key('run-1', 'call_1'));
+    expect(key('run-1', 'call_1', 'other')).not.toBe(key('run-1', 'call_1', 's3cret'));
+    // No secret (or an empty one) is the plain key, byte for byte the Go reference.
+    expect(key('run-1', 'call_1', '')).toBe('ba09e991b6ea3f35e4d62b6164c4a689');
   });
 });

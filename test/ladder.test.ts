@@ -425,3 +425,33 @@ describe('a receiver that refuses connections', () => {
     expect(w.log.filter((l) => l.startsWith('sleep'))).toEqual(['sleep 1000', 'sleep 2000', 'sleep 1000']);
   });
 });
+
+describe("the ladder takes a receiver's record only when it is the call's", () => {
+  test('a key held for another request goes to a person with both shown; "did not happen" ends the call unsent', async () => {
+    const conflict: Attempt = { kind: 'conflict', reason: 'the key was first used for {"title":"squatted"}' };
+    const denied = world({ attempts: [conflict], answers: [{ happened: false, by: 'op' }] });
+    const settled = await settleCall(write, denied.io);
+    expect(settled).toMatchObject({ status: 'failed', rung: 'person' });
+    expect(JSON.parse(settled.output as string).error).toMatch(/"squatted".*did not happen, so it was not sent again/);
+    expect(denied.log).toEqual([`attempt harmless=true within=${keyLife}`, `ask: ${conflict.reason}`]);
+    // A person who knows the record is the call's says so, with what it returned.
+    const confirmed = world({ attempts: [conflict], answers: [{ happened: true, result: '{"number":7}' }] });
+    expect(await settleCall(write, confirmed.io)).toEqual({ status: 'done', rung: 'person', output: '{"number":7}' });
+  });
+
+  test('a lookup that finds a record of other arguments asks a person, never reads it as "happened"', async () => {
+    const w = world({
+      attempts: [unknown(), ok('{"number":2}')],
+      lookups: [{ kind: 'mismatch', reason: 'the tracker keeps {"title":"planted"}' }],
+      answers: [{ happened: false }],
+    });
+    expect(await settleCall({ ...write, keyed: false }, w.io)).toEqual({
+      status: 'done',
+      rung: 'person',
+      output: '{"number":2}',
+    });
+    expect(w.log[2]).toBe(
+      'ask: worker died; the receiver holds a record that is not this call\'s: the tracker keeps {"title":"planted"}',
+    );
+  });
+});

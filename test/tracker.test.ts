@@ -108,7 +108,13 @@ describe('tracker: idempotency keys', () => {
     const first = await createIssue(app, { title: 'A', body: 'x' }, 'k-lookup');
     const hit = await app.inject({ method: 'GET', url: '/idempotency/k-lookup' });
     expect(hit.statusCode).toBe(200);
-    expect(hit.json()).toEqual({ key: 'k-lookup', status: 201, body: first.json() });
+    // With the request the key was first used for, so a lookup can tell whether it is the caller's call.
+    expect(hit.json()).toEqual({
+      key: 'k-lookup',
+      status: 201,
+      body: first.json(),
+      request: { method: 'POST', path: '/repos/demo/issues', body: { title: 'A', body: 'x' } },
+    });
     const miss = await app.inject({ method: 'GET', url: '/idempotency/never-sent' });
     expect(miss.statusCode).toBe(404);
     expect(miss.json().error).toBe('key_not_found');
@@ -138,14 +144,25 @@ describe('tracker: idempotency keys', () => {
     try {
       const ctx = { trackerUrl: url, repo: 'demo', key: 'k-expiring' };
       await callTrackerTool('create_issue', { title: 'A', body: 'x' }, { ...ctx, sendKey: true });
-      expect(await lookupTrackerCall('create_issue', { ...ctx, byKey: true })).toMatchObject({ happened: true });
+      expect(
+        await lookupTrackerCall('create_issue', { ...ctx, args: { title: 'A', body: 'x' }, byKey: true }),
+      ).toMatchObject({ happened: true });
       clock += 60_000;
       // The key is gone from the tracker's memory; the issue it created is not.
-      expect(await lookupTrackerCall('create_issue', { ...ctx, byKey: true })).toMatchObject({
+      expect(
+        await lookupTrackerCall('create_issue', { ...ctx, args: { title: 'A', body: 'x' }, byKey: true }),
+      ).toMatchObject({
         happened: true,
         output: expect.stringContaining('"number":1'),
       });
-      expect(await lookupTrackerCall('create_issue', { ...ctx, key: 'k-never-sent', byKey: true })).toEqual({
+      expect(
+        await lookupTrackerCall('create_issue', {
+          ...ctx,
+          args: { title: 'A', body: 'x' },
+          key: 'k-never-sent',
+          byKey: true,
+        }),
+      ).toEqual({
         happened: false,
       });
     } finally {
@@ -328,7 +345,7 @@ describe('tracker: Idempotency-Key headers as they arrive on the wire', () => {
     });
   }
 
-  test('two Idempotency-Key headers (Node would join them as "a, b") and a key in UTF-8 bytes are refused', async () => {
+  test('two Idempotency-Key headers (Node would join them as "a, b"), a key in UTF-8 bytes and one with spaces are refused', async () => {
     const { app, store } = tracker();
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as import('node:net').AddressInfo;
@@ -340,7 +357,10 @@ describe('tracker: Idempotency-Key headers as they arrive on the wire', () => {
       expect(utf8.status).toBe(400);
       expect(utf8.body).toContain('only visible ASCII');
       expect(store.counts('demo')).toEqual({ issues: 0, comments: 0 });
-      expect((await raw(port, [Buffer.from('Idempotency-Key: a key, with a comma')])).status).toBe(201);
+      // A space is no key character: a header's edges would lose one, and the docs say "visible ASCII".
+      const spaced = await raw(port, [Buffer.from('Idempotency-Key: a key, with a comma')]);
+      expect([spaced.status, spaced.body]).toEqual([400, expect.stringContaining('no spaces')]);
+      expect((await raw(port, [Buffer.from('Idempotency-Key: a-key,with-a-comma')])).status).toBe(201);
     } finally {
       await app.close();
     }
@@ -529,12 +549,14 @@ describe('tracker: a receiver slower than its callers', () => {
       const first = callTrackerTool('create_issue', issue, { ...ctx, sendKey: false });
       await new Promise((r) => setTimeout(r, 50));
       // The search is answered before the held request commits: not found, but not final.
-      expect(await lookupTrackerCall('create_issue', { ...ctx, byKey: false })).toEqual({
+      expect(await lookupTrackerCall('create_issue', { ...ctx, args: issue, byKey: false })).toEqual({
         happened: false,
         commitDeadlineMs: 7_000,
       });
       await first;
-      expect(await lookupTrackerCall('create_issue', { ...ctx, byKey: false })).toMatchObject({ happened: true });
+      expect(await lookupTrackerCall('create_issue', { ...ctx, args: issue, byKey: false })).toMatchObject({
+        happened: true,
+      });
     } finally {
       await app.close();
     }
@@ -585,5 +607,90 @@ describe('tracker: a receiver slower than its callers', () => {
     const restarted = buildTracker({ store, commitDeadlineMs: 7_000, now: () => clock });
     expect((await createIssue(restarted, issue, 'k-old')).statusCode).toBe(201);
     expect(store.counts('demo')).toEqual({ issues: 1, comments: 0 });
+  });
+});
+
+describe("a receiver's record only when it matches: what holds a call's key or trace must be the call", () => {
+  const issue = { title: 'Checkout fails', body: 'with a coupon' };
+
+  test('a key first used for another request is a 422 that shows that request; the client names it KeyConflict', async () => {
+    const { app } = tracker();
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      // A squatter who learned the key files something else under it first.
+      await createIssue(app, { title: 'squatted', body: 'not the call' }, 'k-squat');
+      const refused = await createIssue(app, issue, 'k-squat');
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().first).toEqual({
+        method: 'POST',
+        path: '/repos/demo/issues',
+        body: { title: 'squatted', body: 'not the call' },
+      });
+      const call = callTrackerTool('create_issue', issue, {
+        trackerUrl: url,
+        repo: 'demo',
+        key: 'k-squat',
+        sendKey: true,
+      });
+      await expect(call).rejects.toMatchObject({ type: 'KeyConflict', message: expect.stringContaining('"squatted"') });
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("a lookup by key says happened only for the call's own request; another is a mismatch", async () => {
+    const { app } = tracker();
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const ctx = { trackerUrl: url, repo: 'demo', byKey: true };
+      await callTrackerTool('create_issue', issue, { trackerUrl: url, repo: 'demo', key: 'k-own', sendKey: true });
+      expect(await lookupTrackerCall('create_issue', { ...ctx, key: 'k-own', args: issue })).toMatchObject({
+        happened: true,
+      });
+      await createIssue(app, { title: 'squatted', body: 'x' }, 'k-other');
+      const found = await lookupTrackerCall('create_issue', { ...ctx, key: 'k-other', args: issue });
+      expect(found).toEqual({ happened: false, mismatch: expect.stringContaining('"squatted"') });
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("on a keyless tracker a planted trace line is not the call: its fields must be the call's", async () => {
+    const { app, store } = tracker({ keyless: true });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const ctx = { trackerUrl: url, repo: 'demo', byKey: false };
+      // Anyone who can file an issue can write the trace line of a key they read in a history.
+      await createIssue(app, { title: 'planted', body: 'click here\n\n<!-- idempotency-key: k-planted -->' });
+      const planted = await lookupTrackerCall('create_issue', { ...ctx, key: 'k-planted', args: issue });
+      expect(planted).toEqual({ happened: false, mismatch: expect.stringContaining('"planted"') });
+      await callTrackerTool('create_issue', issue, { trackerUrl: url, repo: 'demo', key: 'k-real', sendKey: false });
+      expect(await lookupTrackerCall('create_issue', { ...ctx, key: 'k-real', args: issue })).toMatchObject({
+        happened: true,
+        output: expect.stringContaining('"Checkout fails"'),
+      });
+      expect(store.counts('demo').issues).toBe(2);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('keys are scoped per token: one account can neither use nor read the keys of another', async () => {
+    const store = new Store(':memory:');
+    const app = buildTracker({ store, token: ['token-alice', 'token-mallory'] });
+    const as = (token: string) => ({ ...json, authorization: `Bearer ${token}`, 'idempotency-key': 'k-shared' });
+    const post = (token: string, title: string) =>
+      app.inject({ method: 'POST', url: '/repos/demo/issues', headers: as(token), payload: { title, body: 'x' } });
+    // Mallory uses the key first; Alice's request under it is hers alone, not a 422 and not Mallory's replay.
+    expect((await post('token-mallory', 'squatted')).statusCode).toBe(201);
+    const alice = await post('token-alice', 'real');
+    expect([alice.statusCode, alice.headers[REPLAYED_HEADER]]).toEqual([201, undefined]);
+    expect(alice.json().title).toBe('real');
+    const read = (token: string) =>
+      app.inject({ method: 'GET', url: '/idempotency/k-shared', headers: { authorization: `Bearer ${token}` } });
+    expect((await read('token-alice')).json().body.title).toBe('real');
+    expect((await read('token-mallory')).json().body.title).toBe('squatted');
+    expect((await read('nobody')).statusCode).toBe(401);
+    await app.close();
   });
 });

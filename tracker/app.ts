@@ -10,6 +10,8 @@ import {
   readKey,
   REPLAYED_HEADER,
   RETENTION_HEADER,
+  scopedKey,
+  tokenScope,
   type KeyedResponse,
 } from './idempotency';
 import type { Store } from './store';
@@ -28,8 +30,11 @@ export interface TrackerOptions {
   bodyLimit?: number;
   /** Log requests to stdout. Default `false`. */
   logger?: boolean;
-  /** Require `Authorization: Bearer <token>` on every route but `/health`. Default none (no check). */
-  token?: string;
+  /**
+   * Require `Authorization: Bearer <token>` on every route but `/health`: one token, or several, each
+   * an account of its own whose idempotency keys no other token can use or read. Default none (no check).
+   */
+  token?: string | readonly string[];
   /**
    * The `Host` names and browser `Origin`s it answers to; any other is 403 before a route runs, so a
    * web page that rebinds its name to 127.0.0.1 reaches nothing. Default the loopback names.
@@ -113,20 +118,23 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
     reply: FastifyReply,
     perform: () => KeyedResponse,
   ): Promise<FastifyReply> {
-    const key = keyless ? undefined : readKey(req);
+    const sent = keyless ? undefined : readKey(req);
+    // Keys live in the caller's scope: another token's holder can neither use nor read them.
+    const key = sent === undefined ? undefined : scopedKey(scopeOf(req), sent);
     const fingerprint = fingerprintOf(req);
+    const request = { method: req.method, path: req.url.split('?')[0], body: req.body };
     await options.points?.received?.(req.params.repo, fingerprint);
     const receivedMs = now();
     if (key !== undefined) {
       reply.header(RETENTION_HEADER, String(keys.retentionSeconds));
-      const answered = keys.claim(key, fingerprint, receivedMs);
+      const answered = keys.claim(key, fingerprint, receivedMs, sent);
       if (answered === 'in-flight') {
         return reply
           .code(409)
           .header('retry-after', '1')
           .send({
             error: 'request_in_flight',
-            message: `a request with idempotency key ${key} is still being processed; ask again later`,
+            message: `a request with idempotency key ${sent} is still being processed; ask again later`,
           });
       }
       if (answered) return reply.code(answered.status).header(REPLAYED_HEADER, 'true').send(answered.body);
@@ -142,7 +150,7 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
           );
         }
         const fresh = perform();
-        if (key !== undefined) keys.record(key, fingerprint, fresh, receivedMs);
+        if (key !== undefined) keys.record(key, fingerprint, fresh, receivedMs, request);
         return fresh;
       });
       await options.points?.committed?.(req.params.repo, fingerprint);
@@ -165,10 +173,19 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
 
   // Checked before any route runs, so a rebinding page, or a request without the token, changes nothing and learns nothing.
   guardHosts(app, options.hosts ?? httpPolicy());
-  const { token } = options;
-  if (token) {
+  const tokens = typeof options.token === 'string' ? [options.token] : [...(options.token ?? [])];
+  /** The scope of the token each request came with (empty on a tracker without tokens). */
+  const scopes = new WeakMap<FastifyRequest, string>();
+  const scopeOf = (req: FastifyRequest) => scopes.get(req) ?? '';
+  if (tokens.length > 0) {
     app.addHook('onRequest', async (req, reply) => {
-      if (req.url === '/health' || bearerMatches(req.headers.authorization, token)) return;
+      if (req.url === '/health') return;
+      // Every token is compared (in constant time each), so the time taken does not tell which matched.
+      const matched = tokens.filter((t) => bearerMatches(req.headers.authorization, t));
+      if (matched.length > 0) {
+        scopes.set(req, tokenScope(matched[0]));
+        return;
+      }
       return reply.code(401).header('www-authenticate', 'Bearer').send({
         error: 'unauthorized',
         message: 'this tracker requires a token: Authorization: Bearer <TRACKER_TOKEN>',
@@ -273,7 +290,7 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
       // Not a 404: "no such key" would read as "the call never happened", which a keyless tracker cannot know.
       throw new HttpError(501, 'keys_not_supported', 'this tracker runs keyless and keeps no idempotency keys');
     }
-    return keys.lookup(req.params.key);
+    return keys.lookup(req.params.key, scopedKey(scopeOf(req), req.params.key));
   });
 
   app.setNotFoundHandler((req, reply) => {
@@ -283,7 +300,7 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
   app.setErrorHandler((err, req, reply) => {
     const { status, code, message } = describe(err);
     if (status >= 500) req.log.error(err);
-    reply.code(status).send({ error: code, message });
+    reply.code(status).send({ error: code, message, ...(err instanceof HttpError ? err.extra : {}) });
   });
 
   return app;

@@ -89,6 +89,15 @@ export async function trackerRequest<T>(
     const why = res.status === 409 ? ': a request with this key is still in flight' : '';
     throw new ReceiverUnavailableError(url, res.status, `tracker failed with ${res.status} at ${method} ${path}${why}`);
   }
+  if (res.status === 422 && (parsed as { error?: string })?.error === 'idempotency_key_reused') {
+    // Someone used the call's key first: not a refusal of this call to tell the model, but a record to show a person.
+    const first = (parsed as { first?: unknown }).first;
+    throw new ReceiverRefusedError(
+      `the tracker holds this call's idempotency key for another request (${method} ${path} was refused with 422); ` +
+        `the key was first used for ${first === undefined ? 'a request the tracker does not show' : cutJson(first)}`,
+      'KeyConflict',
+    );
+  }
   if (res.status >= 400 && !(options.accept ?? []).includes(res.status)) {
     const message = (parsed as { message?: string })?.message ?? text;
     throw new ReceiverRefusedError(
@@ -105,4 +114,10 @@ export async function trackerRequest<T>(
     ...(retention > 0 ? { retentionMs: retention * 1000 } : {}),
     ...(deadline > 0 ? { commitDeadlineMs: deadline } : {}),
   };
+}
+
+/** A value's JSON for a message a person reads, cut at 2,000 characters. */
+export function cutJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 2_000 ? `${text.slice(0, 2_000)}... (${text.length - 2_000} more characters)` : text;
 }

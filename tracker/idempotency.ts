@@ -5,7 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { canonicalJson } from '../common/canonical-json';
 import { keyProblem } from '../common/key';
-import { HttpError, KeyReusedError } from './errors';
+import { HttpError, KeyReusedError, type KeyedRequest } from './errors';
 import type { Store, StoredResponse } from './store';
 
 /** Header on every keyed response that states how long the tracker keeps a key, in seconds. */
@@ -50,14 +50,14 @@ export class IdempotencyKeys {
   /**
    * The key's stored response if it has one still kept, `in-flight` if another request holds a live
    * claim on it, else `null` after claiming it for this request (unless claims are off). The same key
-   * with another payload is a {@link KeyReusedError}.
+   * with another payload is a {@link KeyReusedError}, naming the key as its caller sent it (`shown`).
    */
-  claim(key: string, fingerprint: string, nowMs: number): StoredResponse | 'in-flight' | null {
+  claim(key: string, fingerprint: string, nowMs: number, shown: string = key): StoredResponse | 'in-flight' | null {
     const { store, keyTtlMs, claimKeys } = this.options;
     return store.transaction(() => {
       const first = store.getKey(key);
       if (first && nowMs - first.createdMs < keyTtlMs) {
-        if (first.fingerprint !== fingerprint) throw new KeyReusedError(key);
+        if (first.fingerprint !== fingerprint) throw new KeyReusedError(shown, first.request);
         return first;
       }
       if (first) store.deleteKey(key); // retention has passed: the key counts as new
@@ -66,7 +66,7 @@ export class IdempotencyKeys {
       // A claim older than the commit deadline, or made by an earlier process on this database (one
       // that died mid-request), belongs to a request that can no longer commit.
       if (claim && this.isLive(claim, nowMs)) {
-        if (claim.fingerprint !== fingerprint) throw new KeyReusedError(key);
+        if (claim.fingerprint !== fingerprint) throw new KeyReusedError(shown);
         return 'in-flight';
       }
       store.putClaim({ key, fingerprint, claimedMs: nowMs, owner: this.boot });
@@ -74,14 +74,18 @@ export class IdempotencyKeys {
     });
   }
 
-  /** Keeps the response under its key and ends the claim; call inside the transaction that commits the effect. */
-  record(key: string, fingerprint: string, response: KeyedResponse, receivedMs: number): void {
+  /**
+   * Keeps the response under its key, with the request it answers, and ends the claim; call inside
+   * the transaction that commits the effect.
+   */
+  record(key: string, fingerprint: string, response: KeyedResponse, receivedMs: number, request?: KeyedRequest): void {
     this.options.store.putKey({
       key,
       fingerprint,
       status: response.status,
       body: response.body,
       createdMs: receivedMs,
+      ...(request ? { request } : {}),
     });
     this.options.store.deleteClaim(key);
   }
@@ -92,15 +96,16 @@ export class IdempotencyKeys {
   }
 
   /**
-   * `GET /idempotency/:key`: the first response made with the key; 409 while its request is in
-   * flight, 404 if it was never used, 410 once it is older than the retention.
+   * `GET /idempotency/:key`: the first response made with the key, and the request it answered; 409
+   * while its request is in flight, 404 if it was never used, 410 once it is older than the retention.
+   * `stored` is where the key is kept: the key in its caller's scope (`scopedKey`).
    */
-  lookup(key: string): { key: string; status: number; body: unknown } {
+  lookup(key: string, stored: string = key): { key: string; status: number; body: unknown; request?: KeyedRequest } {
     const { store, keyTtlMs, now } = this.options;
     checkKey(key);
-    const entry = store.getKey(key);
+    const entry = store.getKey(stored);
     if (!entry) {
-      const claim = store.getClaim(key);
+      const claim = store.getClaim(stored);
       if (claim && this.isLive(claim, now())) {
         // Not a 404: the request may still commit.
         throw new HttpError(
@@ -119,13 +124,27 @@ export class IdempotencyKeys {
         `key ${key} was used, but more than ${this.retentionSeconds} s ago: its response is no longer kept`,
       );
     }
-    return { key: entry.key, status: entry.status, body: entry.body };
+    return { key, status: entry.status, body: entry.body, ...(entry.request ? { request: entry.request } : {}) };
   }
 
   /** A claim of this process, younger than the commit deadline: its request may still commit. */
   private isLive(claim: { owner: string; claimedMs: number }, nowMs: number): boolean {
     return claim.owner === this.boot && nowMs - claim.claimedMs <= this.options.commitDeadlineMs;
   }
+}
+
+/**
+ * Where a key is kept for the caller who sent it: keys are scoped per token, as a payment API scopes
+ * them per account, so one token's holder can neither use nor read another's keys. `scope` is empty
+ * on a tracker with no token (every caller shares one scope), and the key is kept as it came.
+ */
+export function scopedKey(scope: string, key: string): string {
+  return scope ? `${scope}/${key}` : key;
+}
+
+/** The scope of a token: the first 16 hex digits of its SHA-256, so the database holds no token. */
+export function tokenScope(token: string): string {
+  return createHash('sha256').update(token).digest('hex').slice(0, 16);
 }
 
 /** The request's key, `undefined` when it sent none; a present but bad key is a 400. */

@@ -43,6 +43,10 @@ export const migrations: ReadonlyArray<string> = [
     owner        TEXT    NOT NULL
   );
   `,
+  // 3: the request each key was first used for, so a lookup can be matched against the call that asks.
+  `
+  ALTER TABLE idempotency_keys ADD COLUMN request TEXT;
+  `,
 ];
 
 /** Applies every migration the database has not seen yet, in one transaction each. */

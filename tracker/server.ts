@@ -43,7 +43,10 @@ async function main(): Promise<void> {
   }
 
   const token = values.token ?? (process.env.TRACKER_TOKEN || undefined);
-  const exposed = checkExposure('the tracker', values.host!, token, values.insecure!);
+  // More tokens, each an account of its own: keys are scoped per token.
+  const more = commaList(process.env.TRACKER_TOKENS) ?? [];
+  const tokens = [...(token ? [token] : []), ...more];
+  const exposed = checkExposure('the tracker', values.host!, tokens[0], values.insecure!);
   if (exposed) throw new UsageError(exposed, USAGE);
 
   const store = new Store(values.db, sync);
@@ -51,14 +54,14 @@ async function main(): Promise<void> {
     store,
     keyless: values.keyless,
     keyTtlMs,
-    token,
+    token: tokens,
     hosts: boundHostPolicy(values.host!, commaList(values['allow-host']), commaList(values['allow-origin'])),
     ...(commitDeadlineMs ? { commitDeadlineMs, stateCommitDeadline: true } : {}),
   });
   const address = await app.listen({ port, host: values.host });
   const keys = values.keyless ? 'keyless: Idempotency-Key is ignored' : `keys kept ${values['key-ttl']}`;
   console.log(
-    `tracker listening on ${address} (db ${values.db}, ${keys}, sync ${sync}${token ? ', token required' : ''})`,
+    `tracker listening on ${address} (db ${values.db}, ${keys}, sync ${sync}${tokens.length ? `, token required (${tokens.length} account${tokens.length === 1 ? '' : 's'}, keys scoped per token)` : ''})`,
   );
   closeOnSignal(async () => {
     await app.close();

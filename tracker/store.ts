@@ -1,6 +1,7 @@
 // The tracker's SQLite repository: issues, comments, keys and their claims.
 import Database from 'better-sqlite3';
 import { migrate } from './migrations';
+import type { KeyedRequest } from './errors';
 
 /** An issue as the tracker returns it. */
 export interface Issue {
@@ -28,6 +29,8 @@ export interface StoredResponse {
   status: number;
   body: unknown;
   createdMs: number;
+  /** The request the key was first used for (absent in a row older than the tracker's keeping it). */
+  request?: KeyedRequest;
 }
 
 /** A key claimed by a request that is still in flight: until it commits, the key's other requests wait. */
@@ -148,7 +151,8 @@ export class Store {
 
   getKey(key: string): StoredResponse | null {
     const row = this.db.prepare('SELECT * FROM idempotency_keys WHERE key = ?').get(key) as
-      { key: string; fingerprint: string; status: number; body: string; created_ms: number } | undefined;
+      | { key: string; fingerprint: string; status: number; body: string; created_ms: number; request: string | null }
+      | undefined;
     if (!row) return null;
     return {
       key: row.key,
@@ -156,15 +160,23 @@ export class Store {
       status: row.status,
       body: JSON.parse(row.body),
       createdMs: row.created_ms,
+      ...(row.request ? { request: JSON.parse(row.request) as KeyedRequest } : {}),
     };
   }
 
   putKey(entry: StoredResponse): void {
     this.db
       .prepare(
-        'INSERT OR REPLACE INTO idempotency_keys (key, fingerprint, status, body, created_ms) VALUES (?, ?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO idempotency_keys (key, fingerprint, status, body, created_ms, request) VALUES (?, ?, ?, ?, ?, ?)',
       )
-      .run(entry.key, entry.fingerprint, entry.status, JSON.stringify(entry.body), entry.createdMs);
+      .run(
+        entry.key,
+        entry.fingerprint,
+        entry.status,
+        JSON.stringify(entry.body),
+        entry.createdMs,
+        entry.request ? JSON.stringify(entry.request) : null,
+      );
   }
 
   /** The live claim on `key`: a request with it is in flight. */

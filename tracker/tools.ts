@@ -1,6 +1,8 @@
 // The tracker's tools (create_issue, comment_on_issue, search_issues) and the lookup, free of Temporal.
+import { canonicalJson } from '../common/canonical-json';
 import { ReceiverRefusedError } from '../common/receiver-errors';
-import { trackerRequest, type RequestOptions } from './client';
+import { cutJson, trackerRequest, type RequestOptions } from './client';
+import type { KeyedRequest } from './errors';
 
 /** What a tool call needs to reach the tracker. */
 export interface ToolCallContext {
@@ -43,6 +45,49 @@ function str(args: Record<string, unknown>, name: string, required = true): stri
   return value;
 }
 
+/**
+ * The request a writing tool call makes: its method, path and body, as the tracker keeps it beside the
+ * call's key. A lookup matches what it finds against this, so only a record of this very call counts.
+ */
+export function trackerWriteOf(
+  tool: string,
+  args: Record<string, unknown>,
+  ctx: { repo: string; key: string },
+): KeyedRequest {
+  const repo = encodeURIComponent(ctx.repo);
+  switch (tool) {
+    case 'create_issue': {
+      const labels = args.labels;
+      if (labels !== undefined && (!Array.isArray(labels) || labels.some((l) => typeof l !== 'string'))) {
+        throw new ReceiverRefusedError('argument labels must be an array of strings', 'InvalidArguments');
+      }
+      const body = { title: str(args, 'title'), body: withTrace(str(args, 'body', false) ?? '', ctx.key), labels };
+      return { method: 'POST', path: `/repos/${repo}/issues`, body };
+    }
+    case 'comment_on_issue': {
+      const number = args.number;
+      if (typeof number !== 'number' || !Number.isInteger(number) || number < 1) {
+        throw new ReceiverRefusedError('argument number must be a positive integer', 'InvalidArguments');
+      }
+      return {
+        method: 'POST',
+        path: `/repos/${repo}/issues/${number}/comments`,
+        body: { body: withTrace(str(args, 'body')!, ctx.key) },
+      };
+    }
+    default:
+      throw new ReceiverRefusedError(`unknown tool ${tool}`, 'UnknownTool');
+  }
+}
+
+/** Whether two keyed requests are the same: method, path and body (as JSON, field order aside). */
+export function sameRequest(a: KeyedRequest, b: KeyedRequest): boolean {
+  // Through JSON first: a field left undefined is not sent, so it is not kept either.
+  const json = (r: KeyedRequest) =>
+    canonicalJson(JSON.parse(JSON.stringify({ m: r.method, p: r.path, b: r.body ?? null })));
+  return json(a) === json(b);
+}
+
 /** Runs one tracker tool call. Bad arguments are a {@link ReceiverRefusedError}, so the model hears why. */
 export async function callTrackerTool(
   tool: string,
@@ -52,25 +97,10 @@ export async function callTrackerTool(
   const repo = encodeURIComponent(ctx.repo);
   const opts: RequestOptions = { signal: ctx.signal, key: ctx.sendKey ? ctx.key : undefined, token: ctx.trackerToken };
   switch (tool) {
-    case 'create_issue': {
-      const labels = args.labels;
-      if (labels !== undefined && (!Array.isArray(labels) || labels.some((l) => typeof l !== 'string'))) {
-        throw new ReceiverRefusedError('argument labels must be an array of strings', 'InvalidArguments');
-      }
-      const body = { title: str(args, 'title'), body: withTrace(str(args, 'body', false) ?? '', ctx.key), labels };
-      const reply = await trackerRequest(ctx.trackerUrl, 'POST', `/repos/${repo}/issues`, body, {
-        ...opts,
-        onReply: ctx.onReply,
-      });
-      return { output: JSON.stringify(reply.body), replayed: reply.replayed, retentionMs: reply.retentionMs };
-    }
+    case 'create_issue':
     case 'comment_on_issue': {
-      const number = args.number;
-      if (typeof number !== 'number' || !Number.isInteger(number) || number < 1) {
-        throw new ReceiverRefusedError('argument number must be a positive integer', 'InvalidArguments');
-      }
-      const body = { body: withTrace(str(args, 'body')!, ctx.key) };
-      const reply = await trackerRequest(ctx.trackerUrl, 'POST', `/repos/${repo}/issues/${number}/comments`, body, {
+      const write = trackerWriteOf(tool, args, ctx);
+      const reply = await trackerRequest(ctx.trackerUrl, 'POST', write.path, write.body, {
         ...opts,
         onReply: ctx.onReply,
       });
@@ -103,19 +133,27 @@ export interface LookupAnswer {
    * "did not happen" is final only that long after the call's last attempt ended.
    */
   commitDeadlineMs?: number;
+  /** With `happened: false`: a record under the call's key or trace that is not this call's, as a person should see it. */
+  mismatch?: string;
 }
 
 /**
  * Asks the tracker whether a call happened: by its key when the tracker keeps keys and the key is not
  * known to be expired, else by searching for the trace line the call wrote into the issue or comment
  * it created. An expired key (410) is not "never sent" (404): then the search decides.
+ *
+ * "It happened" only for a record of this very call: by key, the request the tracker kept under the
+ * key must be the one this call makes (`trackerWriteOf`); by search, the issue or comment holding the
+ * trace must have the call's own fields, since anyone who can file an issue can write a trace line.
+ * A record that does not match is a `mismatch`, for a person to judge.
  */
 export async function lookupTrackerCall(
   tool: string,
-  ctx: Omit<ToolCallContext, 'onReply' | 'sendKey'> & { byKey: boolean },
+  ctx: Omit<ToolCallContext, 'onReply' | 'sendKey'> & { byKey: boolean; args: Record<string, unknown> },
 ): Promise<LookupAnswer> {
+  const expected = trackerWriteOf(tool, ctx.args, ctx);
   if (ctx.byKey) {
-    const reply = await trackerRequest<{ body: unknown }>(
+    const reply = await trackerRequest<{ body: unknown; request?: KeyedRequest }>(
       ctx.trackerUrl,
       'GET',
       `/idempotency/${encodeURIComponent(ctx.key)}`,
@@ -123,7 +161,16 @@ export async function lookupTrackerCall(
       { signal: ctx.signal, accept: [404, 410], token: ctx.trackerToken },
     );
     if (reply.status === 404) return { happened: false, ...deadlineOf(reply) };
-    if (reply.status === 200) return { happened: true, output: JSON.stringify(reply.body.body) };
+    if (reply.status === 200) {
+      const kept = reply.body.request;
+      if (kept && sameRequest(kept, expected)) return { happened: true, output: JSON.stringify(reply.body.body) };
+      return {
+        happened: false,
+        mismatch: kept
+          ? `under this call's key the tracker keeps ${cutJson(kept)}, not this call's ${cutJson(expected)}`
+          : "the tracker keeps a response under this call's key but not the request it answered, so it cannot be matched to this call",
+      };
+    }
   }
   const trace = traceLine(ctx.key);
   const reply = await trackerRequest<{
@@ -132,14 +179,30 @@ export async function lookupTrackerCall(
     signal: ctx.signal,
     token: ctx.trackerToken,
   });
+  const want = expected.body as { title?: string; body: string; labels?: string[] };
+  const traced: unknown[] = [];
   for (const issue of reply.body.items) {
     if (tool === 'create_issue' && issue.body.includes(trace)) {
       const { comments: _comments, ...created } = issue;
-      return { happened: true, output: JSON.stringify(created) };
+      const same =
+        issue.body === want.body &&
+        issue.title === want.title &&
+        canonicalJson(issue.labels ?? []) === canonicalJson(want.labels ?? []);
+      if (same) return { happened: true, output: JSON.stringify(created) };
+      traced.push(created);
     }
     const comment = issue.comments.find((c) => c.body.includes(trace));
-    if (tool === 'comment_on_issue' && comment) return { happened: true, output: JSON.stringify(comment) };
+    if (tool === 'comment_on_issue' && comment) {
+      if (comment.body === want.body && issue.number === ctx.args.number)
+        return { happened: true, output: JSON.stringify(comment) };
+      traced.push(comment);
+    }
   }
+  if (traced.length > 0)
+    return {
+      happened: false,
+      mismatch: `the tracker holds ${cutJson(traced)} with this call's trace line, but not this call's fields ${cutJson(want)}`,
+    };
   return { happened: false, ...deadlineOf(reply) };
 }
 

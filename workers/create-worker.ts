@@ -56,6 +56,13 @@ export interface AgentWorkerOptions {
   dataConverter?: WorkerOptions['dataConverter'];
   /** The most of one MCP tool's output a run keeps (a `defineTool` tool says its own). Default 1 MiB. */
   maxOutputBytes?: number;
+  /**
+   * The secret each call's idempotency key is derived under (HMAC-SHA-256 over the run id and the
+   * call id), so nobody who reads a run's history can compute a key and use it first at a receiver.
+   * Give every worker of the task queue the same one (`AGENT_KEY_SECRET`), and keep it: a worker with
+   * another secret computes other keys for the same calls. Default none: the plain key.
+   */
+  keySecret?: string;
   /** Extra worker options, e.g. the crash sweep's cache and concurrency settings. */
   tuning?: Partial<WorkerOptions>;
 }
@@ -91,6 +98,7 @@ export type AgentActivitiesOptions = Pick<
   | 'secrets'
   | 'dataConverter'
   | 'maxOutputBytes'
+  | 'keySecret'
 >;
 
 /**
@@ -99,7 +107,12 @@ export type AgentActivitiesOptions = Pick<
  */
 export function createAgentActivities(options: AgentActivitiesOptions) {
   // Nothing the worker holds in secret may reach history: its tools' tokens, its model key, its MCP secrets.
-  registerSecrets(...(options.secrets ?? []), options.openaiApiKey, ...(options.mcp?.config.secrets ?? []));
+  registerSecrets(
+    ...(options.secrets ?? []),
+    options.openaiApiKey,
+    options.keySecret,
+    ...(options.mcp?.config.secrets ?? []),
+  );
   return redactingActivities(
     createActivities({
       model: modelOf(options),
@@ -107,6 +120,7 @@ export function createAgentActivities(options: AgentActivitiesOptions) {
       tools: new ToolRegistry(options.tools ?? []),
       store: payloadStoreOf(options.dataConverter),
       ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
+      ...(options.keySecret ? { keySecret: options.keySecret } : {}),
     }),
   );
 }

@@ -9,6 +9,10 @@
  * A call whose receiver refuses connections (it restarts, or is down) did nothing: it is sent again,
  * with backoff, for as long as the tool allows (`receiverDownMs`), before the model hears it is down.
  *
+ * A receiver's record counts only when it is this call's: one that says the call's key was first used
+ * for another request (`conflict`), or a lookup that finds a record of other arguments (`mismatch`),
+ * goes to a person with both shown, never silently to "failed" or "happened".
+ *
  * Pure logic with its inputs explicit (one attempt, a lookup, a question, a clock), so it can be read
  * and tested without Temporal; the agent workflow gives it activities, a signal and workflow time.
  */
@@ -26,7 +30,12 @@ export type Attempt =
    */
   | { kind: 'unknown'; reason: string; sentAt?: number }
   /** Nothing of the attempt reached the receiver (it refused the connection): it did nothing, and may be sent again. */
-  | { kind: 'not-sent'; reason: string };
+  | { kind: 'not-sent'; reason: string }
+  /**
+   * The receiver holds the call's key for another request (someone used it first): it did not run
+   * this one, and cannot tell whether what it holds is this call's. `reason` shows both.
+   */
+  | { kind: 'conflict'; reason: string };
 
 /** The receiver's answer to "did this call happen?". */
 export type Lookup =
@@ -38,7 +47,9 @@ export type Lookup =
    */
   | { kind: 'not-happened'; commitDeadlineMs?: number }
   /** The receiver cannot say (its record of the key expired, it keeps none, it failed): ask a person. */
-  | { kind: 'cannot-tell'; reason: string };
+  | { kind: 'cannot-tell'; reason: string }
+  /** The receiver holds a record under the call's key (or its trace) of other arguments: `reason` shows it; ask a person. */
+  | { kind: 'mismatch'; reason: string };
 
 /** A person's answer to "did this call happen?". */
 export interface Answer {
@@ -170,6 +181,16 @@ export async function settleCall(tool: LadderTool, io: LadderIO): Promise<Settle
     }
     if (outcome.kind === 'refused')
       return { status: 'failed', rung, output: JSON.stringify({ error: outcome.message }) };
+    if (outcome.kind === 'conflict') {
+      // Someone else's request holds the key: only a person can say whether it was this call.
+      io.status?.('asking');
+      const answer = await io.ask(outcome.reason);
+      rung = 'person';
+      if (answer.happened) return happenedBy(answer);
+      // Sent again it would meet the same record: the call ends here, and the model hears why.
+      const error = `${outcome.reason}; a person said this call did not happen, so it was not sent again`;
+      return { status: 'failed', rung, output: JSON.stringify({ error }) };
+    }
     if (tool.readOnly) {
       // Nothing can have changed; the model can decide what to do without the answer.
       return { status: 'done', rung, output: JSON.stringify({ error: `no answer: ${outcome.reason}` }) };
@@ -185,19 +206,25 @@ export async function settleCall(tool: LadderTool, io: LadderIO): Promise<Settle
         rung = 'lookup';
         continue; // it never happened: running it now is its first effect
       }
-      reason = `${reason}; the receiver cannot tell: ${found.reason}`;
+      reason =
+        found.kind === 'mismatch'
+          ? `${reason}; the receiver holds a record that is not this call's: ${found.reason}`
+          : `${reason}; the receiver cannot tell: ${found.reason}`;
     }
 
     // Rung 3: ask a person.
     io.status?.('asking');
     const answer = await io.ask(reason);
     rung = 'person';
-    if (answer.happened) {
-      return {
-        status: 'done',
-        rung,
-        output: answer.result ?? JSON.stringify({ ok: true, confirmedBy: answer.by ?? 'a person' }),
-      };
-    }
+    if (answer.happened) return happenedBy(answer);
   }
+}
+
+/** A call a person said happened: what they said it returned, or that they confirmed it. */
+function happenedBy(answer: Answer): Settled {
+  return {
+    status: 'done',
+    rung: 'person',
+    output: answer.result ?? JSON.stringify({ ok: true, confirmedBy: answer.by ?? 'a person' }),
+  };
 }

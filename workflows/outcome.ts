@@ -17,6 +17,12 @@ export const NOT_SENT_TYPES: ReadonlySet<string> = new Set(['ReceiverUnreachable
  */
 export const EARLIER_UNKNOWN_TYPE = 'EarlierAttemptUnknown';
 
+/**
+ * The failure type of a call whose receiver holds its key for another request (`tracker/client.ts`):
+ * the ladder asks a person, showing both.
+ */
+export const KEY_CONFLICT_TYPE = 'KeyConflict';
+
 /** Runs one tool activity and classifies how it ended; errors other than activity failures propagate. */
 export async function attemptTool(run: () => Promise<ToolResponse>): Promise<Attempt> {
   try {
@@ -28,6 +34,8 @@ export async function attemptTool(run: () => Promise<ToolResponse>): Promise<Att
       const sentAt = (cause.details?.[0] as { sentAt?: unknown } | undefined)?.sentAt;
       return { kind: 'unknown', reason: cause.message, ...(typeof sentAt === 'number' ? { sentAt } : {}) };
     }
+    if (cause instanceof ApplicationFailure && cause.nonRetryable && cause.type === KEY_CONFLICT_TYPE)
+      return { kind: 'conflict', reason: cause.message };
     if (cause instanceof ApplicationFailure && cause.nonRetryable)
       return NOT_SENT_TYPES.has(cause.type ?? '')
         ? { kind: 'not-sent', reason: cause.message }

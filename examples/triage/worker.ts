@@ -6,6 +6,7 @@ import {
   createAgentWorker,
   dataConverterFromEnv,
   ensureSearchAttributes,
+  keySecretFromEnv,
   loadMcpConfig,
   McpToolbox,
   redactSecrets,
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
       dataConverter,
       // The triage tools, which `npm run start` names; a run may name MCP servers' tools instead.
       tools: triageTools({ trackerUrl, trackerToken }),
+      // Keys derived under AGENT_KEY_SECRET (npm run dev gives one): a reader of history cannot compute them.
+      keySecret: keySecretFromEnv(),
       // Kept out of history and of every log line: the tracker's token, and the other tokens this
       // process may hold (the MCP server's and the codec server's, the payload key).
       secrets: [trackerToken, process.env.MCP_TOKEN, process.env.CODEC_TOKEN, process.env.TEMPORAL_PAYLOAD_KEY],

@@ -1,6 +1,7 @@
 // The agent loop end to end: a real dev server, tracker and model, the reply in history before any tool runs, keys on every write.
 import { randomUUID } from 'node:crypto';
 import type { agentWorkflow } from '../workflows/agent';
+import { callDigest } from '../workflows/digest';
 import { approveSignal, pendingQuery, type ApproveSignal } from '../workflows/signals';
 import { eventually, startRun, triageInput } from './helpers/runs';
 import { modelCalls, useSystemWithWorker } from './helpers/system';
@@ -87,7 +88,8 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
 
   test('a long conversation continues as new between turns: the same calls, keys and answer, and what the gates remember carried over', async () => {
     // One turn per run: three runs in the chain. An approval for the comment, sent with the start, is
-    // remembered by the first run and must reach the second, where the comment is made.
+    // remembered by the first run and must reach the second, where the comment is made. Sent before
+    // the comment waits, it counts only because it names the digest of exactly that comment.
     const runId = randomUUID();
     const input = {
       runId,
@@ -101,7 +103,17 @@ describe('agent loop on a real Temporal dev server, tracker and model server', (
         workflowId: `triage-${runId}`,
         args: [input],
         signal: approveSignal,
-        signalArgs: [{ callId: 'call_comment_1', approved: true, by: 'judy' }],
+        signalArgs: [
+          {
+            callId: 'call_comment_1',
+            approved: true,
+            by: 'judy',
+            digest: callDigest('comment_on_issue', {
+              number: 1,
+              body: 'Triage: reproduced with coupon SPRING10; severity high.',
+            }),
+          },
+        ],
       },
     );
     const result = await handle.result();

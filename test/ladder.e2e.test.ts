@@ -1,4 +1,5 @@
 // The resolution ladder with real processes: a worker SIGKILLed at chosen points, each rung settling the call.
+import { callDigest } from '../workflows/digest';
 import { approveSignal, pendingQuery, resolveSignal } from '../workflows/signals';
 import { SWEEP_TIMEOUTS } from '../sweep/agent/timeouts';
 import { SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/engine/timeouts';
@@ -138,12 +139,19 @@ describe('worker SIGKILLed mid-run: each rung of the resolution ladder', () => {
     'approval pending when the worker dies: the approval is signalled while no worker lives, is not lost, and the tool runs once',
     async () => {
       const input = { repo: 'kill-approval', approve: ['create_issue'] };
+      // What the person was shown before the worker died: the call and the digest of its arguments.
+      const digest = callDigest('create_issue', {
+        title: 'Checkout returns 500 after applying a coupon',
+        body: 'Reported by a user: Checkout returns 500 when a coupon is applied',
+        labels: ['bug', 'checkout'],
+      });
       const { handle } = await killAt(
         'approval',
         input,
-        { name: 'approval.pending', detail: 'create_issue call_create_1' },
+        { name: 'approval.pending', detail: `create_issue call_create_1 ${digest}` },
         async (h) => {
-          await h.signal(approveSignal, { callId: 'call_create_1', approved: true, by: 'dave' });
+          // The restarted run takes it before its call waits again: it counts because it names the digest.
+          await h.signal(approveSignal, { callId: 'call_create_1', approved: true, by: 'dave', digest });
         },
       );
       const second = await eventually(

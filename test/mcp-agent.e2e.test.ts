@@ -294,9 +294,13 @@ test('an MCP server that restarts for three seconds while the run writes: each c
   await eventually(async () => (await handle.query(pendingQuery)).approvals[0]);
   await restarting.child!.kill('SIGKILL');
   await handle.signal(approveSignal, { callId: 'call_create_1', approved: true, by: 'grace' });
-  await handle.signal(approveSignal, { callId: 'call_create_2', approved: true, by: 'grace' });
   await new Promise((r) => setTimeout(r, 3_000));
   await restarting.start();
+  // The second write waits for its own approval (one sent before it waits would need its digest).
+  const second = await eventually(async () =>
+    (await handle.query(pendingQuery)).approvals.find((a) => a.callId === 'call_create_2'),
+  );
+  await handle.signal(approveSignal, { callId: 'call_create_2', approved: true, by: 'grace', digest: second.digest });
   const result = await handle.result();
   expect(system.trackers.keyed.store.counts(repo)).toEqual({ issues: 2, comments: 1 });
   expect(result.answer).toMatch(/^Triage done\. Filed #1 and #2, commented on #1/);

@@ -90,6 +90,7 @@ describe('malformed signals are refused with a reason and change nothing', () =>
     await handle.signal('approve', null);
     await handle.signal('resolve');
     await handle.signal(approveSignal, { callId: 'call_create_1', approved: true, by: 'alice' });
+    await waitingFor(handle, 'call_create_2');
     await handle.signal(approveSignal, { callId: 'call_create_2', approved: true, by: 'alice' });
     await questionOpen(handle);
     await handle.signal(resolveSignal, { questionId: 'call_comment_1#1', happened: true, by: 'alice' });

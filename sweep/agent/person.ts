@@ -40,6 +40,8 @@ export interface PersonRun {
 export class ScriptedPerson {
   private readonly questions = new Map<string, Set<string>>();
   private readonly approvals = new Map<string, Set<string>>();
+  /** The questions answered, as `execution detail`, by the workflow id of their run. */
+  private readonly answeredIn = new Map<string, Set<string>>();
   private readonly busy = new Set<Promise<void>>();
   /** Why the person could not answer, by the workflow id of its run. */
   private readonly errors = new Map<string, string[]>();
@@ -74,19 +76,20 @@ export class ScriptedPerson {
   notice(run: PersonRun, event: CrashEvent): void {
     if (event.type !== 'point' && event.type !== 'parked') return;
     if (event.name === 'question.asked') {
+      // Counted once per run, however often it is asked.
       const seen = this.questions.get(run.workflowId) ?? new Set<string>();
       this.questions.set(run.workflowId, seen);
-      if (seen.has(event.detail)) return; // a restart re-ran the task that asked: the same question
       seen.add(event.detail);
       const [, questionId] = event.detail.split(' ');
-      this.track(this.answer(run, questionId));
+      this.track(this.answerOnceIn(run, questionId, event.detail));
     } else if (event.name === 'approval.pending') {
-      const [, callId] = event.detail.split(' ');
+      // The request as a person sees it: the call and the digest of its tool and arguments.
+      const [, callId, digest] = event.detail.split(' ');
       const seen = this.approvals.get(run.workflowId) ?? new Set<string>();
       this.approvals.set(run.workflowId, seen);
       if (seen.has(callId)) return;
       seen.add(callId);
-      this.track(this.approve(run, callId));
+      this.track(this.approve(run, callId, digest));
     }
   }
 
@@ -96,15 +99,39 @@ export class ScriptedPerson {
     void work.finally(() => this.busy.delete(work));
   }
 
-  private async approve(run: PersonRun, callId: string): Promise<void> {
+  private async approve(run: PersonRun, callId: string, digest: string | undefined): Promise<void> {
     try {
       const approved = run.mode !== 'denies';
-      await run.client.workflow
-        .getHandle(run.workflowId)
-        .signal(approveSignal, { callId, approved, by: 'scripted person', ...(approved ? {} : { reason: 'not now' }) });
+      // With the digest it was shown, so the decision counts even when it reaches a restart before the call waits again.
+      await run.client.workflow.getHandle(run.workflowId).signal(approveSignal, {
+        callId,
+        approved,
+        by: 'scripted person',
+        ...(digest ? { digest } : {}),
+        ...(approved ? {} : { reason: 'not now' }),
+      });
     } catch (err) {
       this.fail(run.workflowId, `approving ${callId}`, err);
     }
+  }
+
+  /**
+   * Answers a question once in each execution that asks it: a restart that re-ran the task that asked
+   * is the same execution, and the answer sent to it stands; a reset or a retry of the run is a new
+   * execution, which never got the answer the earlier one did.
+   */
+  private async answerOnceIn(run: PersonRun, questionId: string, detail: string): Promise<void> {
+    let execution: string;
+    try {
+      execution = (await run.client.workflow.getHandle(run.workflowId).describe()).runId;
+    } catch (err) {
+      return this.fail(run.workflowId, `answering ${questionId}`, err);
+    }
+    const answered = this.answeredIn.get(run.workflowId) ?? new Set<string>();
+    this.answeredIn.set(run.workflowId, answered);
+    if (answered.has(`${execution} ${detail}`)) return;
+    answered.add(`${execution} ${detail}`);
+    await this.answer(run, questionId);
   }
 
   private async answer(run: PersonRun, questionId: string): Promise<void> {

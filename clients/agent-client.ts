@@ -166,13 +166,24 @@ export async function answerQuestion(
   return question;
 }
 
-/** Every running run that waits for a person, oldest first, found by its search attributes (no worker needed). */
+/**
+ * Every running run that waits for a person, oldest first, found with no worker alive: by its search
+ * attributes, and, for a run started with `searchAttributes: false` (or on a server without them), by
+ * its memo among the running agent runs.
+ */
 export async function listWaitingRuns(
   client: Client,
 ): Promise<Array<{ workflowId: string; startTime: Date; waiting: WaitingState }>> {
-  const runs: Array<{ workflowId: string; startTime: Date; waiting: WaitingState }> = [];
-  for await (const run of client.workflow.list({ query: `${WAITING_FOR_A_PERSON} AND ExecutionStatus = "Running"` })) {
-    runs.push({ workflowId: run.workflowId, startTime: run.startTime, waiting: waitingFromMemo(run.memo) });
-  }
-  return runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
+  const runs = new Map<string, { workflowId: string; startTime: Date; waiting: WaitingState }>();
+  const collect = async (query: string, waitingOnly: boolean) => {
+    for await (const run of client.workflow.list({ query })) {
+      const waiting = waitingFromMemo(run.memo);
+      if (waitingOnly && waiting.approvals.length + waiting.questions.length === 0) continue;
+      runs.set(run.workflowId, { workflowId: run.workflowId, startTime: run.startTime, waiting });
+    }
+  };
+  // A server without the agent's search attributes refuses the first query: the memo then finds them all.
+  await collect(`${WAITING_FOR_A_PERSON} AND ExecutionStatus = "Running"`, false).catch(() => undefined);
+  await collect(`WorkflowType = "agentWorkflow" AND ExecutionStatus = "Running"`, true);
+  return [...runs.values()].sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
 }

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
-import { approveCall, denyCall, startAgentRun } from '../clients/agent-client';
+import { approveCall, denyCall, listWaitingRuns, startAgentRun } from '../clients/agent-client';
 import { key } from '../common/key';
 import { TRIAGE_TOOL_NAMES, triageTools } from '../examples/triage/tools';
 import { OBEDIENT_TASK } from '../model/script';
@@ -205,6 +205,18 @@ describe('every input bounded', () => {
     expect(result.calls.map((c) => c.status)).toEqual(['done', 'done', 'done', 'done']);
     expect(keyed().store.counts(repo)).toEqual({ issues: 2, comments: 1 });
   }, 90_000);
+});
+
+describe('a run that waits for a person is found', () => {
+  test('a run started with searchAttributes: false is listed by its memo among the runs that wait', async () => {
+    const { handle } = await gatedRun({ searchAttributes: false });
+    await waitingFor(handle, 'call_create_1');
+    const listed = await eventually(async () =>
+      (await listWaitingRuns(client())).find((r) => r.workflowId === handle.workflowId),
+    );
+    expect(listed.waiting.approvals.map((a) => a.callId)).toEqual(['call_create_1']);
+    await handle.terminate('listed');
+  });
 });
 
 describe("a receiver's record only when it matches", () => {

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { KEY_SECRET_ENV } from '../common/key';
+import { trackerTokensFromEnv } from '../tracker/config';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -54,9 +55,7 @@ export function clientKeySecret(env: NodeJS.ProcessEnv = process.env): string | 
  * server's `CODEC_TOKEN`. None set: no token, as ever on one machine.
  */
 export function devTokens(env: NodeJS.ProcessEnv = process.env): { tracker: string[]; codec?: string } {
-  const more = (env.TRACKER_TOKENS ?? '').split(',').map((t) => t.trim());
-  const tracker = [env.TRACKER_TOKEN, ...more].filter((t): t is string => Boolean(t));
-  return { tracker, ...(env.CODEC_TOKEN ? { codec: env.CODEC_TOKEN } : {}) };
+  return { tracker: trackerTokensFromEnv(env), ...(env.CODEC_TOKEN ? { codec: env.CODEC_TOKEN } : {}) };
 }
 
 /** The ports `npm run dev` serves on. */

@@ -1,4 +1,5 @@
 // The tracker's HTTP client: what a tool call and a lookup send, and how each failure is told apart.
+import { cutText } from '../common/cut-text';
 import { ReceiverRefusedError, ReceiverUnavailableError } from '../common/receiver-errors';
 
 /* The tracker's HTTP client: plain fetch and plain errors, usable from an activity and from the MCP server alike. */
@@ -118,6 +119,5 @@ export async function trackerRequest<T>(
 
 /** A value's JSON for a message a person reads, cut at 2,000 characters. */
 export function cutJson(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 2_000 ? `${text.slice(0, 2_000)}... (${text.length - 2_000} more characters)` : text;
+  return cutText(JSON.stringify(value) ?? String(value), 2_000);
 }

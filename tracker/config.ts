@@ -7,3 +7,12 @@ export function trackerFromEnv(env: NodeJS.ProcessEnv = process.env) {
     trackerToken: env.TRACKER_TOKEN || undefined,
   };
 }
+
+/**
+ * The tokens a tracker requires: `token` (its `--token`), else `TRACKER_TOKEN`, then `TRACKER_TOKENS`
+ * (more, comma-separated), each an account whose keys no other can use or read. None: no token.
+ */
+export function trackerTokensFromEnv(env: NodeJS.ProcessEnv = process.env, token?: string): string[] {
+  const more = (env.TRACKER_TOKENS ?? '').split(',').map((t) => t.trim());
+  return [token ?? env.TRACKER_TOKEN, ...more].filter((t): t is string => Boolean(t));
+}

@@ -4,6 +4,7 @@ import { closeOnSignal, commaList, parseCommandLine, parsePort, runMain, UsageEr
 import { boundHostPolicy } from '../common/http-guard';
 import { parseDuration } from '../common/duration';
 import { buildTracker } from './app';
+import { trackerTokensFromEnv } from './config';
 import { Store, type SyncMode } from './store';
 
 const USAGE =
@@ -42,10 +43,8 @@ async function main(): Promise<void> {
     throw new UsageError((err as Error).message, USAGE);
   }
 
-  const token = values.token ?? (process.env.TRACKER_TOKEN || undefined);
-  // More tokens, each an account of its own: keys are scoped per token.
-  const more = commaList(process.env.TRACKER_TOKENS) ?? [];
-  const tokens = [...(token ? [token] : []), ...more];
+  // TRACKER_TOKENS adds more, each an account of its own: keys are scoped per token.
+  const tokens = trackerTokensFromEnv(process.env, values.token);
   const exposed = checkExposure('the tracker', values.host!, tokens[0], values.insecure!);
   if (exposed) throw new UsageError(exposed, USAGE);
 

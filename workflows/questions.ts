@@ -62,12 +62,12 @@ export function personQuestions(onChange: () => void = () => {}, carried?: Quest
   const exact = patched(SIGNAL_INPUT_PATCH);
   const bounded = exact && patched(SIGNALS_BOUNDED_PATCH);
   const refusedAnswers = refusalLog<RefusedAnswer>(carried?.refused, carried?.refusedCount, bounded);
-  /** Answers held for questions not asked yet. */
-  const early = () => [...answers.keys()].filter((id) => !open.has(id) && isAhead(id)).length;
+  /** Whether a question is not asked yet: an answer to it is held until it is. */
   const isAhead = (id: string) => {
     const q = splitQuestionId(id);
     return q !== null && q.n > (askedAbout.get(q.callId) ?? 0);
   };
+  const early = () => [...answers.keys()].filter(isAhead).length;
 
   setHandler(resolveSignal, (value: unknown) => {
     let answer: ResolveSignal;

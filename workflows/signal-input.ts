@@ -1,4 +1,5 @@
 // What the approve and resolve signals must carry, read exactly: anything else is refused with a reason.
+import { cutText } from '../common/cut-text';
 import type { ApproveSignal, ResolveSignal } from './types';
 
 /**
@@ -45,11 +46,6 @@ export function fieldOverCap(name: string, value: unknown): string | null {
   return `${name} is ${value.length} characters, over its cap of ${cap}`;
 }
 
-/** `text` cut to `max` characters, saying how much was left out. */
-export function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}... (${text.length - max} more characters)`;
-}
-
 /** What a signal's input must hold: its noun, its id field, its boolean field and its optional strings. */
 interface SignalShape {
   noun: string;
@@ -73,7 +69,7 @@ function readExact(value: unknown, shape: SignalShape, options: ReadOptions = {}
   const id = record[shape.id];
   const by = typeof record.by === 'string' ? record.by : undefined;
   // What a refusal keeps of the sender's words is cut, so a refused signal cannot grow the run's state.
-  const keep = (text: string) => (options.capped ? cut(text, 80) : text);
+  const keep = (text: string) => (options.capped ? cutText(text, 80) : text);
   const refuse = (why: string) => ({
     refused: why,
     named: typeof id === 'string' ? keep(id) : shown(id),

@@ -165,6 +165,16 @@ export default tseslint.config(
     ),
   },
   {
+    files: ['sweep/faults/**/*.ts'],
+    rules: importRule(
+      [
+        '^\\.\\./(agent|config|cli|bench|report|plugin)(/|$)',
+        'a fault knows no suite, reporter or command: a suite reads the faults its rows name (sweep/faults/fault.ts)',
+      ],
+      [`^\\.\\./\\.\\./${APP}(/|$)`, 'a fault knows no app: a suite carries out what a fault of its receivers says'],
+    ),
+  },
+  {
     files: ['sweep/worker/**/*.ts'],
     rules: importRule(
       [

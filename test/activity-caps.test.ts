@@ -7,6 +7,7 @@ import {
   capTimer,
 } from '../sweep/plugin/activity-caps';
 import { rowCaps, SERVER_DIES_ACTIVITY_CAPS, SWEEP_ACTIVITY_CAPS } from '../sweep/config/activity-timeouts';
+import { serverDies } from '../sweep/faults';
 
 const caps = SWEEP_ACTIVITY_CAPS;
 
@@ -71,8 +72,8 @@ describe('activity caps under the sweep', () => {
 
   test('a row whose worker survives the server gets a minute, as a parked live attempt must outlast its batch', () => {
     expect(rowCaps({})).toBe(SWEEP_ACTIVITY_CAPS);
-    expect(rowCaps({ serverDies: 'worker-dies' })).toBe(SWEEP_ACTIVITY_CAPS);
-    expect(rowCaps({ serverDies: 'worker-survives' })).toBe(SERVER_DIES_ACTIVITY_CAPS);
+    expect(rowCaps({ faults: [serverDies('worker-dies')] })).toBe(SWEEP_ACTIVITY_CAPS);
+    expect(rowCaps({ faults: [serverDies('worker-survives')] })).toBe(SERVER_DIES_ACTIVITY_CAPS);
     expect(SERVER_DIES_ACTIVITY_CAPS.startToCloseMs).toBe(60_000);
   });
 });

@@ -9,7 +9,7 @@ import type { RetryPolicy } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { FAIL_FOR_RETRY_SIGNAL, FAILED_FOR_RETRY } from '../common/crash-points';
 import { KillableServerHost } from '../sweep/engine/killable-server-host';
-import { clientMarkingRetries } from '../sweep/engine/operations';
+import { clientMarkingRetries } from '../sweep/faults/retry';
 import { crashSweepPlugin } from '../sweep/plugin';
 
 const TASK_QUEUE = 'fail-for-retry';

@@ -128,6 +128,33 @@ describe("the rules between the sweep's rooms and the app", () => {
     ).toEqual([]);
   });
 
+  test('a fault imports no suite, reporter, command or app', async () => {
+    expect(
+      await problems(
+        "import { AGENT_ROWS } from '../agent/rows';\nexport const x = AGENT_ROWS;\n",
+        'sweep/faults/lint-example.ts',
+      ),
+    ).toEqual(refused(/a fault knows no suite/));
+    expect(
+      await problems(
+        "import { configRows } from '../config/config-suite';\nexport const x = configRows;\n",
+        'sweep/faults/lint-example.ts',
+      ),
+    ).toEqual(refused(/a fault knows no suite/));
+    expect(
+      await problems(
+        "import { buildTracker } from '../../tracker/app';\nexport const x = buildTracker;\n",
+        'sweep/faults/lint-example.ts',
+      ),
+    ).toEqual(refused(/a fault knows no app/));
+    expect(
+      await problems(
+        "import { resetRun } from '../../common/operations';\nexport const x = resetRun;\n",
+        'sweep/faults/lint-example.ts',
+      ),
+    ).toEqual([]);
+  });
+
   test('the worker side never imports the engine, a suite or the app', async () => {
     expect(
       await problems(

@@ -14,6 +14,7 @@ import { formatTable } from '../sweep/report/table';
 import { runSweep, type SweepReport } from '../sweep/engine/passes';
 import { selectRows, SERVER_GROUP, TRACKER_GROUP, type AgentRow } from '../sweep/agent/rows';
 import { ROOT } from './helpers/processes';
+import { firstPassOnly, receiverDeathOf } from '../sweep/faults';
 
 const wholeTable = process.env.WHOLE_TABLE === '1';
 const golden = readFileSync(path.join(ROOT, 'testdata', 'sweep.txt'), 'utf8').trimEnd();
@@ -23,7 +24,7 @@ const goldenFirstPass = readFileSync(path.join(ROOT, 'testdata', 'sweep-once.txt
 /** The rows CI kills twice: the agent loop's, where the worker, a receiver or the Temporal server dies. */
 const TWICE_GROUPS = new Set([WORKER_GROUP, TRACKER_GROUP, SERVER_GROUP]);
 const killedTwice = (r: AgentRow) =>
-  wholeTable || (r.workflowType === 'agentWorkflow' && TWICE_GROUPS.has(r.group ?? WORKER_GROUP) && !r.firstPassOnly);
+  wholeTable || (r.workflowType === 'agentWorkflow' && TWICE_GROUPS.has(r.group ?? WORKER_GROUP) && !firstPassOnly(r));
 const swept = selectRows().map((r) => (killedTwice(r) ? r : { ...r, firstPassOnly: true }));
 
 /**
@@ -32,7 +33,7 @@ const swept = selectRows().map((r) => (killedTwice(r) ? r : { ...r, firstPassOnl
  */
 function expectedTable(): string {
   const label = (line: string) => line.split(/ {2,}/)[0];
-  const twiceLabels = new Set(swept.filter((r) => !r.firstPassOnly).map((r) => r.label));
+  const twiceLabels = new Set(swept.filter((r) => !firstPassOnly(r)).map((r) => r.label));
   const onceLines = new Map(goldenFirstPass.split('\n').map((line) => [label(line), line]));
   return golden
     .split('\n')
@@ -65,7 +66,7 @@ describe(`crash sweep: every variant killed at every recorded point, ${wholeTabl
   });
 
   test('the rows killed twice include one of each process that dies: the worker mid-call, the MCP server, the tracker, the Temporal server', () => {
-    const twice = swept.filter((r) => !r.firstPassOnly).map((r) => r.name);
+    const twice = swept.filter((r) => !firstPassOnly(r)).map((r) => r.name);
     expect(twice).toEqual(
       expect.arrayContaining(['agent', 'agent-mid-call', 'agent-mcp', 'agent-tracker-received', 'agent-server-worker']),
     );
@@ -258,20 +259,20 @@ describe(`crash sweep: every variant killed at every recorded point, ${wholeTabl
 
   test('the tracker processes really were killed mid-request: once per write of every run whose tracker dies', () => {
     // and the two clean runs of each of the four rows
-    const runs = report.scenarios.filter((s) => (s.row as AgentRow).trackerDies).length + 4 * 2;
+    const runs = report.scenarios.filter((s) => receiverDeathOf(s.row)?.receiver === 'tracker').length + 4 * 2;
     expect(report.stats.trackerKills).toBeGreaterThan(0);
     // A run that erred and was run again (a busy machine) had some of its writes parked too, up to three.
-    const erred = report.reruns.filter((r) => rowOf(r.id).trackerDies).length;
+    const erred = report.reruns.filter((r) => receiverDeathOf(rowOf(r.id))?.receiver === 'tracker').length;
     expect(report.stats.trackerWrites).toBeGreaterThanOrEqual(runs * 3);
     expect(report.stats.trackerWrites).toBeLessThanOrEqual((runs + erred) * 3);
   });
 
   test('the MCP servers really were killed mid-call: once per write of every MCP run', () => {
-    const mcpRuns = report.scenarios.filter((s) => (s.row as AgentRow).mcp).length + 2 * 2; // and two clean runs of each row
+    const mcpRuns = report.scenarios.filter((s) => receiverDeathOf(s.row)?.receiver === 'mcp').length + 2 * 2; // and two clean runs of each row
     expect(report.stats.mcpKills).toBeGreaterThan(0);
     // Each kill fails every call parked at its server; every run had its three writes parked once (a
     // run that erred and was run again, up to three).
-    const erred = report.reruns.filter((r) => rowOf(r.id).mcp).length;
+    const erred = report.reruns.filter((r) => receiverDeathOf(rowOf(r.id))?.receiver === 'mcp').length;
     expect(report.stats.mcpWrites).toBeGreaterThanOrEqual(mcpRuns * 3);
     expect(report.stats.mcpWrites).toBeLessThanOrEqual((mcpRuns + erred) * 3);
   });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildTracker } from '../tracker/app';
 import { REPLAYED_HEADER, RETENTION_HEADER } from '../tracker/idempotency';
-import { SlowCommits } from '../tracker/slow';
+import { SlowCommits } from '../sweep/faults';
 import { Store } from '../tracker/store';
 import type { ApplicationFailure } from '@temporalio/common';
 import { ROOT, startChild } from './helpers/processes';

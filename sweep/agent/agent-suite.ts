@@ -10,7 +10,7 @@ import { externalStorage } from '../../store/external-storage';
 import { effectsInHistory } from './history-effects';
 import type { GenerationEnv } from '../engine/generation';
 import { key } from '../../common/key';
-import { STOPPED_ENDS } from '../engine/operations';
+import { receiverDeathOf, retry } from '../faults';
 import { WRITE_CALL_IDS } from '../../model/script';
 import { ReceiverKills, type ReceiverKill } from '../engine/receiver-host';
 import { ScriptedPerson } from './person';
@@ -41,7 +41,7 @@ export function runOptions(run: SuiteRun<AgentRow>, trackerUrl: string): Workflo
     workflowId: run.workflowId,
     workflowTaskTimeout: run.row.workflowTaskTimeout ?? SWEEP_WORKFLOW_TASK_TIMEOUT,
     // An agent run has no retry policy of its own: a row whose run fails to be retried gives it one.
-    ...(run.row.operation?.kind === 'retry' ? { retry: RUN_RETRY } : {}),
+    ...(run.row.faults?.includes(retry) ? { retry: RUN_RETRY } : {}),
     args: [
       run.row.input({
         runId: run.runId,
@@ -118,7 +118,10 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
     const targets: ReceiverKill[] = [];
     for (const kind of ['keyed', 'keyless'] as const) {
       for (const point of ['received', 'committed'] as const) {
-        const using = dying.filter((r) => r.row.tracker === kind && r.row.trackerDies === point);
+        const using = dying.filter((r) => {
+          const death = receiverDeathOf(r.row);
+          return r.row.tracker === kind && death?.receiver === 'tracker' && death.at === point;
+        });
         if (using.length === 0) continue;
         const proc = await world.trackerProcess(lane, kind, point);
         for (const r of using) processOf.set(r.runId, proc);
@@ -134,13 +137,13 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
     async batch(lane, runs) {
       const plan: BatchPlan = {};
       const kills: ReceiverKills[] = [];
-      const viaMcp = runs.filter((r) => r.row.mcp);
+      const viaMcp = runs.filter((r) => receiverDeathOf(r.row)?.receiver === 'mcp');
       if (viaMcp.length > 0) {
         const { targets, config } = await mcpTargets(lane, viaMcp);
         kills.push(new ReceiverKills(targets, mcp));
         plan.env = { MCP_CONFIG: config };
       }
-      const dying = runs.filter((r) => r.row.trackerDies);
+      const dying = runs.filter((r) => receiverDeathOf(r.row)?.receiver === 'tracker');
       if (dying.length > 0) kills.push(new ReceiverKills(await trackerTargets(lane, dying), trackerKills));
       if (kills.length > 0) {
         plan.poll = async (state) => {
@@ -177,7 +180,7 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
         );
       // A run a person stopped is held to the replies its history holds: a write of theirs it never made
       // is what the stop left half done, not a loss.
-      const stopped = failure !== undefined && STOPPED_ENDS.has(failure);
+      const stopped = failure !== undefined && !!run.row.faults?.some((f) => f.stops?.end === failure);
       const expected =
         run.row.expects === 'history' || stopped
           ? await effectsInHistory(run.client, run.workflowId)

@@ -6,6 +6,17 @@ import type { PersonMode } from './person';
 import type { RunTimeouts } from '../../workflows/types';
 import { MCP_SERVER_NAMES } from './mcp-host';
 import type { SuiteRow } from '../engine/suite';
+import {
+  cancel,
+  receiverDies,
+  reset as resetRun,
+  retry,
+  serverDies as serverDiesFault,
+  slowReceiver,
+  terminate,
+  throwAtPoint,
+  type ServerDeath,
+} from '../faults';
 import type { TrackerName, TrackerPoint } from './world';
 import { SERVER_DIES_WORKFLOW_TASK_TIMEOUT } from '../engine/timeouts';
 import { TRIAGE_TOOL_NAMES } from '../../examples/triage/tools';
@@ -55,17 +66,6 @@ export interface AgentRow extends SuiteRow {
   expects?: readonly ExpectedEffect[] | 'history';
   /** `fickle`: asked a conversation again, the model answers with other calls. Default: the same reply. */
   model?: 'fickle';
-  /**
-   * The tools are reached over the world's MCP server for the variant's tracker, which the harness
-   * SIGKILLs once per write, after the tracker accepted it (so a clean run retries: `retries`).
-   */
-  mcp?: boolean;
-  /**
-   * The tracker runs as a process of its own, which the harness SIGKILLs once per write at this point
-   * of its own (`received`: nothing written; `committed`: committed, no reply yet) and restarts on the
-   * same database file and port (so a clean run retries: `retries`). Default: the tracker never dies.
-   */
-  trackerDies?: TrackerPoint;
   /** The workflow-task timeout of its runs. Default the sweep's (`SWEEP_WORKFLOW_TASK_TIMEOUT`). */
   workflowTaskTimeout?: Duration;
 }
@@ -101,9 +101,8 @@ const trackerDies = (name: string, label: string, kind: 'keyed' | 'keyless', poi
     ...(kind === 'keyless' ? { keyless: true, lookup: true } : {}),
     timeouts: SWEEP_MCP_TIMEOUTS,
   }),
-  trackerDies: point,
+  faults: [receiverDies({ receiver: 'tracker', at: point })],
   group: TRACKER_GROUP,
-  retries: true,
 });
 
 /** The group of rows whose Temporal server is killed at each point. */
@@ -115,7 +114,7 @@ export const SERVER_GROUP = 'the Temporal server dies';
  * timeouts are long (nothing may time out while a batch parks); with the worker killed too, the sweep's
  * short ones hand the dead worker's tasks to the fresh worker.
  */
-const serverDies = (name: string, label: string, worker: NonNullable<SuiteRow['serverDies']>): AgentRow => ({
+const serverDies = (name: string, label: string, worker: ServerDeath): AgentRow => ({
   name,
   label,
   workflowType: 'agentWorkflow',
@@ -123,7 +122,7 @@ const serverDies = (name: string, label: string, worker: NonNullable<SuiteRow['s
   input: (base) =>
     worker === 'worker-survives' ? { ...triageRun(base), timeouts: SERVER_DIES_TIMEOUTS } : triageRun(base),
   ...(worker === 'worker-survives' ? { workflowTaskTimeout: SERVER_DIES_WORKFLOW_TASK_TIMEOUT } : {}),
-  serverDies: worker,
+  faults: [serverDiesFault(worker)],
   group: SERVER_GROUP,
 });
 
@@ -141,10 +140,7 @@ const slow = (name: string, label: string, tracker: TrackerName, keyless: boolea
   tracker,
   input: (base) => (keyless ? { ...triageRun(base), keyless: true, lookup: true } : triageRun(base)),
   group: SLOW_GROUP,
-  retries: true,
-  slowActivities: ['runTool'],
-  firstPassOnly: true,
-  ...(damaged ? { damagedWithoutKills: true } : {}),
+  faults: [slowReceiver({ activities: ['runTool'], damagedWithoutKills: damaged, firstPassOnly: true })],
 });
 
 /** A row of {@link MODEL_GROUP}: a fickle model, its writes counted against the replies in history. */
@@ -169,7 +165,7 @@ const reset = (v: AgentRow, to: 'last' | 'first', fickleModel = false): AgentRow
   ...v,
   name: `${v.name}-reset-${to}${fickleModel ? '-fickle' : ''}`,
   label: `${v.label}: ${fickleModel ? 'fickle, ' : ''}reset to ${to}`,
-  operation: { kind: 'reset', to: to === 'last' ? 'last-task' : 'first-task' },
+  faults: [resetRun(to === 'last' ? 'last-task' : 'first-task')],
   ...(fickleModel ? { model: 'fickle' as const, expects: 'history' as const } : {}),
   group: RESET_GROUP,
 });
@@ -186,7 +182,7 @@ const retried = (v: AgentRow, fickleModel = false): AgentRow => ({
   ...v,
   name: `${v.name}-retried${fickleModel ? '-fickle' : ''}`,
   label: `${v.label}: ${fickleModel ? 'fickle, ' : ''}run retried`,
-  operation: { kind: 'retry' },
+  faults: [retry],
   ...(fickleModel ? { model: 'fickle' as const, expects: 'history' as const } : {}),
   group: RETRY_GROUP,
 });
@@ -215,8 +211,7 @@ const stopped = (v: AgentRow, kind: 'cancel' | 'terminate'): AgentRow => ({
   ...v,
   name: `${v.name}-${kind === 'cancel' ? 'cancelled' : 'terminated'}`,
   label: `${v.label}: ${kind === 'cancel' ? 'cancelled' : 'terminated'}`,
-  operation: { kind },
-  firstPassOnly: true,
+  faults: [kind === 'cancel' ? cancel : terminate],
   group: STOP_GROUP,
 });
 
@@ -263,7 +258,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     workflowType: 'agentWorkflow',
     tracker: 'keyed',
     input: triageRun,
-    fault: 'tracker.accepted',
+    faults: [throwAtPoint('tracker.accepted')],
   },
   {
     name: 'agent-mcp',
@@ -271,8 +266,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     workflowType: 'agentWorkflow',
     tracker: 'keyed',
     input: (base) => mcpRun(base, MCP_SERVER_NAMES.keyed),
-    mcp: true,
-    retries: true,
+    faults: [receiverDies({ receiver: 'mcp' })],
   },
   {
     name: 'agent-mcp-keyless-lookup',
@@ -280,8 +274,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     workflowType: 'agentWorkflow',
     tracker: 'keyless',
     input: (base) => ({ ...mcpRun(base, MCP_SERVER_NAMES.keyless), keyless: true, lookup: true }),
-    mcp: true,
-    retries: true,
+    faults: [receiverDies({ receiver: 'mcp' })],
   },
   {
     name: 'agent-approval',

@@ -9,6 +9,7 @@ import { formatTable } from '../report/table';
 import { runSweep } from '../engine/passes';
 import type { Scenario } from '../engine/scenario';
 import { selectRows } from './rows';
+import { serverDeathOf } from '../faults';
 
 /**
  * Where the histories of today's code go. Its sibling folders keep those of older code, frozen, so
@@ -70,7 +71,9 @@ async function main(): Promise<void> {
       for (const index of picks) {
         const s = ofVariant.find((x: Scenario) => x.kills[0].index === index)!;
         // A row whose server dies ran on a server of its own, kept up with the sweep's (`keepServer`).
-        const history = await (s.row.serverDies ? s.client! : client).workflow.getHandle(s.workflowId).fetchHistory();
+        const history = await (serverDeathOf(s.row) ? s.client! : client).workflow
+          .getHandle(s.workflowId)
+          .fetchHistory();
         writeFileSync(
           path.join(HISTORIES_DIR, `${variant}-${index}.binpb`),
           temporal.api.history.v1.History.encode(history).finish(),

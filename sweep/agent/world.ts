@@ -8,7 +8,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
 import { buildModelServer } from '../../model/app';
 import { buildTracker, type TrackerOptions } from '../../tracker/app';
-import { SlowCommits } from '../../tracker/slow';
+import { SlowCommits } from '../faults';
 import { Store } from '../../tracker/store';
 import { workflowSources } from '../../workers/create-worker';
 import { AGENT_SEARCH_ATTRIBUTES } from '../../common/search-attributes';

@@ -2,6 +2,7 @@
 import type { Client } from '@temporalio/client';
 import { ACTIVITY_CAPS_HEADER, capsHeader, type ActivityCaps } from '../plugin/activity-caps';
 import type { SuiteRow } from '../engine/suite';
+import { serverDeathOf } from '../faults';
 import { clientWithStartHeader } from '../engine/start-headers';
 
 /**
@@ -18,7 +19,7 @@ export const SWEEP_ACTIVITY_CAPS: ActivityCaps = {
 };
 
 /**
- * The caps of a row whose server dies while the worker lives (`serverDies: 'worker-survives'`): a run
+ * The caps of a row whose server dies while the worker lives (`server-dies:worker-survives`): a run
  * parked at its point waits while the rest of its batch parks and the server restarts, and a live
  * attempt must not time out meanwhile.
  */
@@ -29,8 +30,8 @@ export const SERVER_DIES_ACTIVITY_CAPS: ActivityCaps = {
 };
 
 /** The caps of a row's runs. */
-export function rowCaps(row: Pick<SuiteRow, 'serverDies'>): ActivityCaps {
-  return row.serverDies === 'worker-survives' ? SERVER_DIES_ACTIVITY_CAPS : SWEEP_ACTIVITY_CAPS;
+export function rowCaps(row: Pick<SuiteRow, 'faults'>): ActivityCaps {
+  return serverDeathOf(row) === 'worker-survives' ? SERVER_DIES_ACTIVITY_CAPS : SWEEP_ACTIVITY_CAPS;
 }
 
 /** What the report says of the caps. */

@@ -11,6 +11,7 @@ import type { SuiteFactory } from '../engine/passes';
 import type { SuiteRow, SweepSuite } from '../engine/suite';
 import { SERVER_DIES_WORKFLOW_TASK_TIMEOUT, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../engine/timeouts';
 import { clientWithCaps, describeCaps, rowCaps } from './activity-timeouts';
+import { faultNamed, reset, serverDeathOf, serverDies, slowReceiver } from '../faults';
 
 /** The rows a config declares: its `rows`, or one row named after the config (or its file). */
 export function configRows(config: SweepConfig, file: string): SuiteRow[] {
@@ -19,10 +20,13 @@ export function configRows(config: SweepConfig, file: string): SuiteRow[] {
   return rows.map((r) => ({
     name: r.name,
     label: r.label ?? r.name,
-    ...(r.slowActivities ? { slowActivities: r.slowActivities, retries: true } : {}),
     ...(r.firstPassOnly ? { firstPassOnly: true } : {}),
-    ...(r.serverDies ? { serverDies: r.serverDies } : {}),
-    ...(r.reset ? { operation: { kind: 'reset' as const, to: r.reset } } : {}),
+    faults: [
+      ...(r.slowActivities ? [slowReceiver({ activities: r.slowActivities })] : []),
+      ...(r.serverDies ? [serverDies(r.serverDies)] : []),
+      ...(r.reset ? [reset(r.reset)] : []),
+      ...(r.faults ?? []).map(faultNamed),
+    ],
   }));
 }
 
@@ -69,7 +73,7 @@ export function configSuite(file: string): SuiteFactory {
             runId: run.runId,
             row: run.row.name,
             workflowTaskTimeout:
-              run.row.serverDies === 'worker-survives'
+              serverDeathOf(run.row) === 'worker-survives'
                 ? SERVER_DIES_WORKFLOW_TASK_TIMEOUT
                 : SWEEP_WORKFLOW_TASK_TIMEOUT,
           }),

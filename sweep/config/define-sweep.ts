@@ -61,7 +61,9 @@ export interface SweepConfig {
    * its database file (`worker-survives`: the worker lives on, so your activities' start-to-close
    * timeouts must outlast a batch's parking, a minute is safe; `worker-dies`: the worker dies too);
    * `reset`: at each point the worker dies and the run is reset, as `temporal workflow reset` does, to
-   * its last workflow task before the point or to its first; the new run goes on in a fresh worker.
+   * its last workflow task before the point or to its first; the new run goes on in a fresh worker;
+   * `faults`: any of the sweep's faults by name (`docs/config.md` lists them: `reset:first-task`,
+   * `retry`, `cancel`, `terminate`, `server-dies:worker-dies`, ...), besides those the fields above name.
    */
   rows?: Array<{
     name: string;
@@ -70,6 +72,7 @@ export interface SweepConfig {
     firstPassOnly?: boolean;
     serverDies?: 'worker-survives' | 'worker-dies';
     reset?: 'last-task' | 'first-task';
+    faults?: string[];
   }>;
   /** Your workflows, as for `Worker.create`: `require.resolve('./workflows')`. */
   workflowsPath: string;

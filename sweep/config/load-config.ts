@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SweepConfig } from './define-sweep';
+import { faultNamed } from '../faults';
 
 /** Thrown for a config file that is missing, does not load, or lacks what the sweep needs. */
 export class ConfigError extends Error {
@@ -47,6 +48,19 @@ export function loadSweepConfig(file: string): { config: SweepConfig; file: stri
       wrong.push(
         `rows: ${JSON.stringify(r.name)} has serverDies ${JSON.stringify(r.serverDies)} (worker-survives or worker-dies, if given)`,
       );
+    }
+    if (r?.faults !== undefined && (!Array.isArray(r.faults) || r.faults.some((f) => typeof f !== 'string'))) {
+      wrong.push(
+        `rows: ${JSON.stringify(r.name)} has faults ${JSON.stringify(r.faults)} (a list of fault names, if given)`,
+      );
+    } else {
+      for (const f of r?.faults ?? []) {
+        try {
+          faultNamed(f);
+        } catch (err) {
+          wrong.push(`rows: ${JSON.stringify(r.name)}: ${(err as Error).message}`);
+        }
+      }
     }
     if (r?.reset !== undefined && r.reset !== 'last-task' && r.reset !== 'first-task') {
       wrong.push(

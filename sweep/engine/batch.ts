@@ -11,7 +11,7 @@ import type { BatchPlan, SuiteRow, SuiteRun, SweepSuite } from './suite';
 import type { BatchTemporal } from './killable-server-host';
 import { cpuSeconds, type Timings } from './timings';
 import { describeStuck, findStuck, type QuietRuns } from './stuck';
-import { clientMarkingRetries, operate, stoppedEnd } from './operations';
+import { runFaultOf, serverDeathOf, toleranceOf } from '../faults';
 
 /** What one batch needs besides its scenarios. */
 export interface BatchContext {
@@ -68,8 +68,8 @@ export function generationEnv(
  */
 export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<void> {
   const { server, suite, timings, temporal } = ctx;
-  const serverDies = batch[0].row.serverDies;
-  if (batch.some((s) => s.row.serverDies !== serverDies))
+  const serverDies = serverDeathOf(batch[0].row);
+  if (batch.some((s) => serverDeathOf(s.row) !== serverDies))
     throw new Error('a batch mixes rows whose Temporal server dies with rows whose server does not');
   if (serverDies && !temporal.restart)
     throw new Error(`rows whose Temporal server dies need a server the sweep may kill, not ${temporal.address}`);
@@ -77,7 +77,10 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
   const plan = suite.batch ? await suite.batch(ctx.lane, [...runsOf.values()]) : {};
   const env = generationEnv(temporal, server.dir, suite, ctx.taskQueue, plan);
   const faults = Object.fromEntries(
-    batch.filter((s) => s.row.fault).map((s) => [s.workflowId, { name: s.row.fault! }]),
+    batch.flatMap((s) => {
+      const point = s.row.faults?.find((f) => f.inWorker?.throwAt)?.inWorker?.throwAt;
+      return point ? [[s.workflowId, { name: point }]] : [];
+    }),
   );
   const uncounted = Object.fromEntries(
     batch.flatMap((s) => {
@@ -96,9 +99,8 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
   const operatedAt = (round: number) => {
     const operated: NonNullable<CrashPlan['operated']> = {};
     for (const s of batch) {
-      const kind = s.row.operation?.kind;
-      if (round > 0 && s.kills.length >= round && (kind === 'retry' || kind === 'cancel'))
-        operated[s.workflowId] = kind;
+      const kind = s.row.faults?.find((f) => f.inWorker?.operated)?.inWorker?.operated;
+      if (round > 0 && s.kills.length >= round && kind) operated[s.workflowId] = kind;
     }
     return operated;
   };
@@ -159,9 +161,9 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
       if (serverDies && next !== gen) await timings.time('launch', () => next.ready);
       await timings.time('kill', async () => {
         await endRound(gen, serverDies, temporal, timings, () => batch.filter((s) => !runs.ended.has(s.workflowId)));
-        // The operation on each run that was killed at its point (a reset, a failure for a retry: `SuiteRow.operation`).
-        await operate(
-          killed.filter((s) => s.row.operation && gen.parked.has(s.workflowId) && !runs.ended.has(s.workflowId)),
+        // What a fault does to each run that was killed at its point (a reset, a failure for a retry).
+        await atKill(
+          killed.filter((s) => runFaultOf(s.row) && gen.parked.has(s.workflowId) && !runs.ended.has(s.workflowId)),
           temporal.client,
           round,
         );
@@ -215,7 +217,7 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
  */
 async function endRound(
   gen: Generation,
-  serverDies: SuiteRow['serverDies'],
+  serverDies: ReturnType<typeof serverDeathOf>,
   temporal: BatchTemporal,
   timings: Timings,
   unfinished: () => Scenario[],
@@ -227,6 +229,29 @@ async function endRound(
   if (!serverDies) await killWorker();
   else await temporal.restart!(serverDies === 'worker-dies' ? killWorker : undefined);
   if (serverDies !== 'worker-survives') await moveOffDeadWorker(temporal.client, unfinished());
+}
+
+/**
+ * Does each run's row's run fault to it at kill `round`, its worker dead (a reset, a failure for its
+ * retry policy, a cancel, a terminate: `Fault.atKill`), and notes what was done in `Scenario.operations`.
+ */
+async function atKill(runs: Scenario[], client: Client, round: number): Promise<void> {
+  await Promise.all(
+    runs.map(async (s) => {
+      const line = await runFaultOf(s.row)!.atKill!({
+        client,
+        workflowId: s.workflowId,
+        reason: `crash sweep: ${s.id}, at kill ${round + 1}`,
+      });
+      (s.operations ??= []).push(line);
+    }),
+  );
+}
+
+/** The end a row's fault gives a run it stopped (`cancelled`, `terminated`), if `error` is that stop; else `null`. */
+export function stoppedEnd(row: SuiteRow, error: Error): string | null {
+  const stop = row.faults?.find((f) => f.stops?.is(error))?.stops;
+  return stop?.end ?? null;
 }
 
 /** The end of a run that completed (`Scenario.end`). */
@@ -266,7 +291,8 @@ async function startRuns(
     const run = runsOf.get(s.workflowId)!;
     s.taskQueue = run.taskQueue;
     s.client = client;
-    s.handle = await suite.start(s.row.operation?.kind === 'retry' ? clientMarkingRetries(client) : client, run);
+    const marking = s.row.faults?.find((f) => f.startClient);
+    s.handle = await suite.start(marking?.startClient ? marking.startClient(client) : client, run);
     if (s.handle.workflowId !== s.workflowId)
       throw new Error(`the suite started ${s.handle.workflowId}, not the run's workflow id ${s.workflowId}`);
     // A run that ends while it should be parked is a kill that did not land: its end is watched from the start.
@@ -440,7 +466,7 @@ async function countBatch(
   await Promise.all(
     batch.map(async (s) => {
       s.finalPoints = last.points.get(s.workflowId) ?? [];
-      const slow = new Set(s.row.slowActivities ?? []);
+      const slow = new Set(toleranceOf(s.row).slowActivities);
       for (const g of generations) {
         const late = g.late.get(s.workflowId)?.find((l) => !slow.has(l.activityType));
         if (late)
@@ -463,7 +489,7 @@ async function countBatch(
       // A run that failed as its code says it may (it threw: a saga that compensated, say) ended, and so
       // did a run the row's operation stopped (cancelled, terminated); any other failure (terminated,
       // cancelled, timed out) is not an end a workflow chose.
-      const stopped = result.ok ? null : stoppedEnd(s.row.operation, result.error);
+      const stopped = result.ok ? null : stoppedEnd(s.row, result.error);
       const failure = result.ok ? null : chosenFailure(result.error, s.workflowId);
       const failedHow = () => {
         const e = result.ok ? null : (result.error as Error & { cause?: Error });

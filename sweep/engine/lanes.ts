@@ -7,6 +7,7 @@ import type { SweepServer } from './sweep-server';
 import type { SweepSuite } from './suite';
 import type { BatchTemporal } from './killable-server-host';
 import type { Timings } from './timings';
+import { serverDeathOf } from '../faults';
 import { IdleMeter, LANE_CHECK_MS, laneLimit, shouldAddLane, shouldDropLane } from './lane-count';
 
 /** How many batches run side by side: a number, or `auto` to add lanes while the machine has cores to spare. */
@@ -49,7 +50,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
   // A batch kills its server or it does not: rows of each kind are batched apart.
   const kinds = new Map<string, Scenario[]>();
   for (const s of scenarios) {
-    const kind = s.row.serverDies ?? '';
+    const kind = serverDeathOf(s.row) ?? '';
     kinds.set(kind, [...(kinds.get(kind) ?? []), s]);
   }
   // With lanes chosen by the sweep, batches for as many lanes as the machine may run.
@@ -74,7 +75,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
       }
       const batch = batches[nextBatch++];
       batchCounter += 1;
-      const kills = batch[0].row.serverDies !== undefined;
+      const kills = serverDeathOf(batch[0].row) !== undefined;
       if (kills && !options.killableServer)
         throw new Error(`${batch[0].row.name}: its Temporal server dies, and this sweep has no server it may kill`);
       const temporal = kills ? await options.killableServer!(laneNo) : shared;

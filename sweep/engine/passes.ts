@@ -12,7 +12,7 @@ import { runScenarios, type Lanes } from './lanes';
 import { KillableServerHost } from './killable-server-host';
 import { cpuSeconds, Timings } from './timings';
 import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
-import { endOfStop } from './operations';
+import { firstPassOnly, toleranceOf } from '../faults';
 
 /** Makes the suite to sweep, on the sweep's server (the agent's: `agentSuite`; a config file's: `configSuite`). */
 export interface SuiteFactory {
@@ -139,14 +139,14 @@ async function historyProblem(client: Client, s: Scenario): Promise<DirtyCleanRu
   const events = history.events ?? [];
   for (const e of events) {
     const timedOut = e.activityTaskTimedOutEventAttributes;
-    if (timedOut && !s.row.slowActivities?.includes(timedOutActivityType(events, e)))
+    if (timedOut && !toleranceOf(s.row).slowActivities.includes(timedOutActivityType(events, e)))
       return new DirtyCleanRunError(s.row.name, 'had an activity time out', true);
     if (e.workflowTaskTimedOutEventAttributes)
       return new DirtyCleanRunError(s.row.name, 'had a workflow task time out', true);
     if (e.workflowTaskFailedEventAttributes) return new DirtyCleanRunError(s.row.name, 'had a workflow task fail');
     const started = e.activityTaskStartedEventAttributes;
     const attempt = started?.attempt ?? 1;
-    if (attempt > 1 && !s.row.fault && !s.row.retries) {
+    if (attempt > 1 && !toleranceOf(s.row).retries) {
       // An attempt that timed out in a live worker leaves no event of its own, only the next attempt's
       // last failure: a busy machine, which a run again may not meet.
       const afterTimeout = !!started?.lastFailure?.timeoutFailureInfo;
@@ -315,7 +315,10 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     for (const c of cleanRuns) {
       if (c.error) throw new DirtyCleanRunError(c.row.name, `failed: ${c.error}`);
       const o = c.outcome!;
-      if (!c.row.damagedWithoutKills && (o.dups !== 0 || o.missing !== 0 || o.orphans !== 0 || o.asks !== 0))
+      if (
+        !toleranceOf(c.row).damagedWithoutKills &&
+        (o.dups !== 0 || o.missing !== 0 || o.orphans !== 0 || o.asks !== 0)
+      )
         throw new DirtyCleanRunError(c.row.name, `left ${JSON.stringify(o)}`);
       if (c.finalPoints.length === 0)
         throw new DirtyCleanRunError(c.row.name, 'reached no crash point: is the crash-sweep plugin in its worker?');
@@ -363,7 +366,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
 
     const twice = options.twice === false ? [] : secondPass(once, only);
     if (only?.second !== undefined && twice.length === 0) {
-      if (rows.some((r) => r.firstPassOnly))
+      if (rows.some((r) => firstPassOnly(r)))
         throw new Error(`no scenario ${options.scenario}: ${rows[0].name} is swept in the first pass only`);
       throw new Error(`no scenario ${options.scenario}: the restart of ${only.first} reached fewer points`);
     }
@@ -374,7 +377,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     // operation made (cancelled, terminated); any other end is damage.
     for (const s of scenarios) {
       const expected = cleans.find((c) => c.row.name === s.row.name)?.end;
-      const stop = s.operations ? endOfStop(s.row.operation) : null;
+      const stop = s.operations ? (s.row.faults?.find((f) => f.stops)?.stops?.end ?? null) : null;
       if (s.outcome && s.end && expected && s.end !== expected && s.end !== stop) s.otherEnd = { expected };
     }
     const temporalKills = (await Promise.all([...killable.values()])).reduce((sum, t) => sum + t.kills, 0);

@@ -2,6 +2,7 @@
 // the second from the points each first-pass restart reached, and `--scenario N.M` to pick one.
 import { newScenario, type Scenario } from './scenario';
 import type { SuiteRow } from './suite';
+import { firstPassOnly } from '../faults';
 
 /** One scenario, by its kill indexes: `first` in the clean run, `second` (if any) in the restart. */
 export interface ScenarioChoice {
@@ -45,7 +46,7 @@ export function firstPass(cleans: readonly Scenario[], only: ScenarioChoice | nu
  */
 export function secondPass(once: readonly Scenario[], only: ScenarioChoice | null): Scenario[] {
   return once
-    .filter((s) => !s.error && !s.row.firstPassOnly)
+    .filter((s) => !s.error && !firstPassOnly(s.row))
     .flatMap((s) =>
       s.finalPoints.map((p, j) =>
         newScenario(s.row, 'twice', `${s.kills[0].index}.${j + 1}`, [s.kills[0], { index: j + 1 }], [s.expected[0], p]),

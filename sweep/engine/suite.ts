@@ -2,6 +2,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Counts } from './counting';
 import type { CrashEvent } from '../worker/line-protocol';
+import type { Fault } from '../faults';
 
 /**
  * What the sweep engine needs from the thing it sweeps. The engine records points, runs generations
@@ -52,58 +53,17 @@ export interface SuiteRow {
   /** What fails in it besides the worker (the table groups rows under a heading per group). Default: the worker only. */
   group?: string;
   /**
-   * A fault to inject: the first time each call (each point detail) of a run reaches this point in a
-   * worker process, the point throws, as a tool whose server died mid-call would. Default none.
+   * The faults its runs meet besides the worker's death at each point (`sweep/faults/`): the Temporal
+   * server dies, a receiver dies or is slow, a call throws, a person resets, fails, cancels or
+   * terminates the run. Default none: only the worker dies.
    */
-  fault?: string;
-  /** A clean run of this row may retry an activity (it injects a fault, or kills a server of its own). Default `false`. */
-  retries?: boolean;
+  faults?: readonly Fault[];
   /**
-   * Activity types whose receiver, in this row, is slower than their timeout: they may time out in a
-   * live worker, and the audit and the lateness check accept it for them (for no other type). Default none.
-   */
-  slowActivities?: readonly string[];
-  /**
-   * The row's fault does damage with no kill at all (a slow receiver without key claims): its clean run
-   * may leave duplicates, losses, orphans or questions, and every scenario counts them too. Default
-   * `false`: a clean run must leave none, so that all the damage in the table is the kills'.
-   */
-  damagedWithoutKills?: boolean;
-  /**
-   * Swept in the first pass only, even when the sweep makes a second: the row's restarts are too long
-   * for the second pass's batches (a run parked early waits while the rest of its batch parks, and an
-   * activity with few retries runs out of them meanwhile). Default `false`.
+   * Swept in the first pass only, even when the sweep makes a second (as a fault may say of itself):
+   * the row's restarts are too long for the second pass's batches. Default `false`.
    */
   firstPassOnly?: boolean;
-  /**
-   * The Temporal server dies at each kill: the row's runs live on a dev server of their
-   * own, on a database file, which the harness SIGKILLs at the kill's point and starts again on the
-   * same file and port. `worker-survives`: the worker is not killed; its parked runs go on once the
-   * server is back (their timeouts must outlast a batch's parking: nothing may time out in a live
-   * worker). `worker-dies`: the worker is killed too, while the server is down, and a fresh one
-   * finishes the run. Default: only the worker dies.
-   */
-  serverDies?: 'worker-survives' | 'worker-dies';
-  /**
-   * What happens to the run at each kill, once its worker is dead. The new run goes on in a fresh
-   * worker, under the same workflow id. Default none: the run only loses its worker.
-   * - `reset`: a person resets it to its last workflow task before the point, or to its first
-   *   (`ResetWorkflowExecution`, as `npm run reset` and `temporal workflow reset` do).
-   * - `retry`: it fails (the engine signals it; the crash-sweep plugin's workflow interceptor throws a
-   *   retryable `ApplicationFailure` in its next workflow task), and its retry policy starts it over
-   *   with the same input. The suite must start the row's runs with a retry policy (`start` gets a
-   *   client that marks them for the interceptor).
-   * - `cancel`, `terminate`: a person stops it (`RequestCancelWorkflowExecution`, as `npm run cancel`
-   *   does; `TerminateWorkflowExecution`). Its end is then `cancelled` or `terminated`, which is no
-   *   other end than its clean run's, and the suite counts what it leaves half done (`Counts.halfDone`).
-   *   Nothing runs after the stop, so there is nothing to kill again: such a row is `firstPassOnly`.
-   */
-  operation?: RunOperation;
 }
-
-/** What happens to a run at a kill, done by the engine (`SuiteRow.operation`). */
-export type RunOperation =
-  { kind: 'reset'; to: 'last-task' | 'first-task' } | { kind: 'retry' } | { kind: 'cancel' } | { kind: 'terminate' };
 
 /** A run the engine started for a scenario. */
 export interface SuiteRun<R extends SuiteRow = SuiteRow> {

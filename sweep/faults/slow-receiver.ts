@@ -1,5 +1,35 @@
-// A slow receiver for the crash sweep: holds a run's first write before it commits.
-import type { CommitHold } from './app';
+// A receiver slower than the caller's timeout: it holds a run's first write before it commits.
+import type { Fault } from './fault';
+
+/** How slow, and what the row's checks must tolerate. */
+export interface SlowReceiverOptions {
+  /** The activity types that call it: they time out in a live worker while a write is held. */
+  activities: readonly string[];
+  /** Its row shows damage with no kill at all (a receiver that does not claim a key in flight). Default `false`. */
+  damagedWithoutKills?: boolean;
+  /** Its row is swept in the first pass only (a restart waits out the hold, too long for a second pass's batch). Default `false`. */
+  firstPassOnly?: boolean;
+}
+
+/**
+ * A receiver slower than its callers' timeouts (the suite's slow trackers hold a run's first write with
+ * {@link SlowCommits}): the call times out in a live worker while the write is held, and its retry or
+ * lookup meets a write in flight.
+ */
+export function slowReceiver(options: SlowReceiverOptions): Fault {
+  return {
+    name: `slow-receiver:${options.activities.join(',')}`,
+    kind: 'slow-receiver',
+    target: 'receiver',
+    summary: `the receiver holds each run's first write past the timeout of ${options.activities.join(', ')}`,
+    tolerates: {
+      retries: true,
+      slowActivities: options.activities,
+      ...(options.damagedWithoutKills ? { damagedWithoutKills: true } : {}),
+    },
+    ...(options.firstPassOnly ? { firstPassOnly: true } : {}),
+  };
+}
 
 /**
  * A receiver slower than its callers' timeouts, scripted for the crash sweep: the first mutation in a
@@ -12,7 +42,7 @@ import type { CommitHold } from './app';
  * there is remembered ({@link ranOut}): its outcome hung on the time, and the sweep counts such a run
  * as an error, not a result.
  */
-export class SlowCommits implements CommitHold {
+export class SlowCommits {
   private readonly seen = new Set<string>();
   private readonly held = new Map<string, Set<() => void>>();
   private readonly timedOut = new Set<string>();

@@ -1,0 +1,88 @@
+// The sweep's faults, one file each, in one list; and what the engine asks of a row's faults.
+import { cancel } from './cancel';
+import type { Fault, Tolerance, WithFaults } from './fault';
+import { receiverDies } from './receiver-dies';
+import { reset } from './reset';
+import { retry } from './retry';
+import { serverDies } from './server-dies';
+import { slowReceiver } from './slow-receiver';
+import { terminate } from './terminate';
+import { throwAtPoint } from './throw-at-point';
+import { workerDies } from './worker-dies';
+
+export type { Fault, FaultTarget, KilledRun, Tolerance, WithFaults } from './fault';
+export type { ReceiverDeath } from './receiver-dies';
+export type { ServerDeath } from './server-dies';
+export { receiverDeathOf } from './receiver-dies';
+export { SlowCommits } from './slow-receiver';
+export { cancel, receiverDies, reset, retry, serverDies, slowReceiver, terminate, throwAtPoint, workerDies };
+
+/**
+ * Every fault the sweep knows, in the order the docs list them: one example of each kind (a kind with
+ * settings is shown with one of them). "Add a fault" is a new file in this folder, an entry here, and
+ * a row that names it.
+ */
+export const FAULTS: readonly Fault[] = [
+  workerDies,
+  serverDies('worker-dies'),
+  serverDies('worker-survives'),
+  receiverDies({ receiver: 'tracker', at: 'received' }),
+  receiverDies({ receiver: 'tracker', at: 'committed' }),
+  receiverDies({ receiver: 'mcp' }),
+  slowReceiver({ activities: ['runTool'] }),
+  throwAtPoint('tracker.accepted'),
+  reset('last-task'),
+  reset('first-task'),
+  retry,
+  cancel,
+  terminate,
+];
+
+/**
+ * The faults a config row may name (`rows[].faults`), by name, with a clear error for any other: each
+ * is the fault of that name, made with its setting (`reset:first-task`, `server-dies:worker-dies`).
+ */
+export function faultNamed(name: string): Fault {
+  const [kind, setting] = name.split(/:(.*)/s, 2) as [string, string | undefined];
+  const made: Record<string, (s: string | undefined) => Fault | null> = {
+    'worker-dies': (s) => (s === undefined ? workerDies : null),
+    'server-dies': (s) => (s === 'worker-dies' || s === 'worker-survives' ? serverDies(s) : null),
+    reset: (s) => (s === 'last-task' || s === 'first-task' ? reset(s) : null),
+    retry: (s) => (s === undefined ? retry : null),
+    cancel: (s) => (s === undefined ? cancel : null),
+    terminate: (s) => (s === undefined ? terminate : null),
+    'throw-at-point': (s) => (s ? throwAtPoint(s) : null),
+    'slow-receiver': (s) => (s ? slowReceiver({ activities: s.split(',') }) : null),
+  };
+  const fault = made[kind]?.(setting);
+  if (!fault)
+    throw new Error(
+      `unknown fault ${JSON.stringify(name)} (faults a config row may name: worker-dies, server-dies:worker-dies, server-dies:worker-survives, reset:last-task, reset:first-task, retry, cancel, terminate, throw-at-point:POINT, slow-receiver:ACTIVITY[,ACTIVITY])`,
+    );
+  return fault;
+}
+
+/** What a row's faults let its runs do (their tolerances together). */
+export function toleranceOf(row: WithFaults): Required<Tolerance> {
+  const all = (row.faults ?? []).map((f) => f.tolerates ?? {});
+  return {
+    retries: all.some((t) => t.retries),
+    slowActivities: all.flatMap((t) => t.slowActivities ?? []),
+    damagedWithoutKills: all.some((t) => t.damagedWithoutKills),
+  };
+}
+
+/** Whether a row is swept in the first pass only: it says so, or one of its faults does. */
+export function firstPassOnly(row: WithFaults): boolean {
+  return !!row.firstPassOnly || (row.faults ?? []).some((f) => f.firstPassOnly);
+}
+
+/** Whether the Temporal server dies at the row's kills, and with the worker or not. */
+export function serverDeathOf(row: WithFaults): Fault['serverDies'] {
+  return row.faults?.find((f) => f.serverDies)?.serverDies;
+}
+
+/** The row's fault that acts on its runs at each kill (a reset, a retry, a cancel, a terminate), if any. */
+export function runFaultOf(row: WithFaults): Fault | undefined {
+  return row.faults?.find((f) => f.atKill);
+}

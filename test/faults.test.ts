@@ -1,0 +1,101 @@
+// The fault model: one file per fault, one list of them, names a config row can use, and what a row's faults add up to.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import {
+  FAULTS,
+  faultNamed,
+  firstPassOnly,
+  receiverDies,
+  reset,
+  retry,
+  serverDeathOf,
+  serverDies,
+  slowReceiver,
+  throwAtPoint,
+  toleranceOf,
+} from '../sweep/faults';
+import { loadSweepConfig } from '../sweep/config/load-config';
+import { configRows } from '../sweep/config/config-suite';
+
+const FOLDER = path.join(__dirname, '..', 'sweep', 'faults');
+
+describe('the fault list', () => {
+  test('every file of sweep/faults/ declares a kind the list holds, and every kind in the list has its file', () => {
+    const files = readdirSync(FOLDER)
+      .filter((f) => f.endsWith('.ts') && f !== 'fault.ts' && f !== 'index.ts')
+      .map((f) => f.replace(/\.ts$/, ''));
+    const kinds = new Set(FAULTS.map((f) => f.kind));
+    expect([...kinds].sort()).toEqual([...files].sort());
+  });
+
+  test('names are unique, and each says what it does', () => {
+    const names = FAULTS.map((f) => f.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const f of FAULTS) expect(f.summary.length).toBeGreaterThan(10);
+  });
+});
+
+describe('a fault by name (a config row)', () => {
+  test('each name makes the fault of that name', () => {
+    for (const name of [
+      'worker-dies',
+      'server-dies:worker-dies',
+      'server-dies:worker-survives',
+      'reset:last-task',
+      'reset:first-task',
+      'retry',
+      'cancel',
+      'terminate',
+      'throw-at-point:shop.charge',
+      'slow-receiver:charge,reserve',
+    ])
+      expect(faultNamed(name).name).toBe(name);
+  });
+
+  test('an unknown name, or a bad setting, is refused with the names a row may use', () => {
+    expect(() => faultNamed('partition')).toThrow(
+      /unknown fault "partition" \(faults a config row may name: worker-dies, /,
+    );
+    expect(() => faultNamed('reset:yesterday')).toThrow(/unknown fault "reset:yesterday"/);
+    expect(() => faultNamed('retry:3')).toThrow(/unknown fault "retry:3"/);
+    expect(() => faultNamed('throw-at-point')).toThrow(/unknown fault "throw-at-point"/);
+  });
+
+  test("a config row's fields and its faults become the row's faults; a bad one fails the config's load", () => {
+    const rows = configRows(
+      {
+        workflowsPath: 'x',
+        activities: () => ({}),
+        start: () => Promise.reject(new Error('not started')),
+        check: () => ({ dups: 0, missing: 0 }),
+        rows: [
+          { name: 'a', serverDies: 'worker-dies' },
+          { name: 'b', reset: 'first-task', faults: ['retry'] },
+        ],
+      },
+      'x.config.ts',
+    );
+    expect(rows.map((r) => r.faults?.map((f) => f.name))).toEqual([
+      ['server-dies:worker-dies'],
+      ['reset:first-task', 'retry'],
+    ]);
+    expect(() => loadSweepConfig(path.join(__dirname, 'fixtures', 'configs', 'bad-fault.config.js'))).toThrow(
+      /rows: "bad": unknown fault "partition"/,
+    );
+  });
+});
+
+describe("what a row's faults add up to", () => {
+  test('tolerances join; the first pass alone if the row or a fault says so; the server death of the row', () => {
+    const row = {
+      faults: [throwAtPoint('tracker.accepted'), slowReceiver({ activities: ['runTool'], damagedWithoutKills: true })],
+    };
+    expect(toleranceOf(row)).toEqual({ retries: true, slowActivities: ['runTool'], damagedWithoutKills: true });
+    expect(toleranceOf({})).toEqual({ retries: false, slowActivities: [], damagedWithoutKills: false });
+    expect(firstPassOnly(row)).toBe(false);
+    expect(firstPassOnly({ faults: [slowReceiver({ activities: ['x'], firstPassOnly: true })] })).toBe(true);
+    expect(firstPassOnly({ firstPassOnly: true })).toBe(true);
+    expect(serverDeathOf({ faults: [reset('last-task'), serverDies('worker-survives')] })).toBe('worker-survives');
+    expect(serverDeathOf({ faults: [retry, receiverDies({ receiver: 'mcp' })] })).toBeUndefined();
+  });
+});

@@ -151,7 +151,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['sweep/engine/**/*.ts'],
+    // The engine runs; its judging (sweep/judge) counts and checks; its hosts start what it kills.
+    files: ['sweep/engine/**/*.ts', 'sweep/judge/**/*.ts', 'sweep/hosts/**/*.ts'],
     rules: importRule(
       [
         '^\\.\\./(agent|config|cli|bench|report|plugin)(/|$)',
@@ -178,7 +179,7 @@ export default tseslint.config(
     files: ['sweep/worker/**/*.ts'],
     rules: importRule(
       [
-        '^\\.\\./(engine|agent|config|cli|bench|report)(/|$)',
+        '^\\.\\./(engine|judge|hosts|faults|agent|config|cli|bench|report)(/|$)',
         'the worker side runs in every worker process the engine starts: it never imports the engine or a suite',
       ],
       [

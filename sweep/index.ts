@@ -15,10 +15,10 @@ export type { SweepConfig, StartContext, CheckContext, CheckResult, PersonContex
 export { configSuite } from './config/config-suite';
 export { crashSweepPlugin, RUN_HEADER, type CrashSweepPluginOptions } from './plugin';
 export { formatTable } from './report/table';
-export type { Counts, Row } from './engine/counting';
+export type { Counts, Row } from './judge/counting';
 export { runSweep, type SweepOptions, type SweepReport, type SuiteFactory } from './engine/passes';
 export type { SweepSuite, SuiteRow, SuiteRun } from './engine/suite';
 export type { Shard } from './engine/planning';
 export { jsonReport, type JsonReport } from './report/json';
 export { mergeShards, parseShardReport, MergeError } from './report/merge';
-export { ReceiverHost, ReceiverKills, type ReceiverLaunch, type ReceiverKill } from './engine/receiver-host';
+export { ReceiverHost, ReceiverKills, type ReceiverLaunch, type ReceiverKill } from './hosts/receiver-host';

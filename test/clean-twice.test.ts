@@ -1,7 +1,7 @@
 // Two clean runs in one worker process, as pure logic: what only the first reaches is a kept
 // connection's setup; where the rest differs, the row's points depend on timing. And the JSON-RPC name
 // an HTTP point gives a request, so that an MCP session's setup is told from its calls.
-import { compareCleanRuns, describeParting } from '../sweep/engine/clean-twice';
+import { compareCleanRuns, describeParting } from '../sweep/judge/clean-twice';
 import { samePointForEveryRun } from '../sweep/worker/line-protocol';
 import { rpcName } from '../sweep/plugin/http-points';
 

@@ -1,4 +1,4 @@
-// The engine fails a run for its retry policy (SuiteRow.operation `retry`) with a signal the crash-sweep
+// The engine fails a run for its retry policy (the `retry` fault, sweep/faults/retry.ts) with a signal the crash-sweep
 // plugin answers, only in a run the engine marked: a worker that keeps the plugin outside a sweep gives
 // no one a signal to fail its runs with.
 import { mkdtempSync } from 'node:fs';
@@ -8,7 +8,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { RetryPolicy } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { FAIL_FOR_RETRY_SIGNAL, FAILED_FOR_RETRY } from '../common/crash-points';
-import { KillableServerHost } from '../sweep/engine/killable-server-host';
+import { KillableServerHost } from '../sweep/hosts/killable-server-host';
 import { clientMarkingRetries } from '../sweep/faults/retry';
 import { crashSweepPlugin } from '../sweep/plugin';
 

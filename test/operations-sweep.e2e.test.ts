@@ -1,4 +1,4 @@
-// What happens to a run at a point (SuiteRow.operation), once its worker is dead: a person resets it,
+// What happens to a run at a point (a row's run fault: sweep/faults/), once its worker is dead: a person resets it,
 // or it fails and its retry policy starts it over, and a fresh worker runs the new run to its end; or a
 // person cancels or terminates it. Blind to earlier executions, the loop asks the model again and sends
 // every call again: a model that changes its mind leaves a write no saved reply accounts for, and a

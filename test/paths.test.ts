@@ -94,7 +94,7 @@ describe('paths given as strings resolve in the tree', () => {
     for (const entry of [
       'sweep/agent/worker-main.ts',
       'sweep/config/worker-main.ts',
-      'sweep/engine/dev-server-main.ts',
+      'sweep/hosts/dev-server-main.ts',
       'sweep/agent/mcp-main.ts',
       'sweep/agent/tracker-main.ts',
       'sweep/cli/crash-sweep.ts',

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
-import { KillableServerHost } from '../sweep/engine/killable-server-host';
+import { KillableServerHost } from '../sweep/hosts/killable-server-host';
 import { configSuite } from '../sweep/config/config-suite';
 import { agentSuite } from '../sweep/agent/agent-suite';
 import { selectRows } from '../sweep/agent/rows';

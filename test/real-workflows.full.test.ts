@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { configSuite } from '../sweep/config/config-suite';
 import { formatTable } from '../sweep/report/table';
-import { describeStuck } from '../sweep/engine/stuck';
+import { describeStuck } from '../sweep/judge/stuck';
 import { runSweep, type SweepReport } from '../sweep/engine/passes';
 import { ROOT } from './helpers/processes';
 

@@ -3,7 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ReceiverKills } from '../sweep/engine/receiver-host';
+import { ReceiverKills } from '../sweep/hosts/receiver-host';
 import { TrackerHost } from '../sweep/agent/tracker-host';
 import type { TrackerCrashPlan } from '../sweep/agent/tracker-main';
 import { Store } from '../tracker/store';

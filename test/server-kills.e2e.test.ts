@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { agentSuite } from '../sweep/agent/agent-suite';
 import { runSweep } from '../sweep/engine/passes';
-import { KillableServerHost } from '../sweep/engine/killable-server-host';
+import { KillableServerHost } from '../sweep/hosts/killable-server-host';
 import { selectRows } from '../sweep/agent/rows';
 
 describe('a Temporal dev server killed and restarted on its database file', () => {

@@ -1,7 +1,7 @@
 // The sweep's audit and its per-effect counts, on made-up histories and tracker rows.
 import { traceLine } from '../tracker/tools';
 import { key } from '../common/key';
-import { auditHistory, type GenerationRecord } from '../sweep/engine/audit';
+import { auditHistory, type GenerationRecord } from '../sweep/judge/audit';
 
 /** History events as the audit reads them (ids and times as plain numbers are enough here). */
 type Events = Parameters<typeof auditHistory>[1];

@@ -3,7 +3,7 @@
 import { parseShard, shareOf } from '../sweep/engine/planning';
 import { MergeError, mergeShards, parseShardReport } from '../sweep/report/merge';
 import type { JsonReport } from '../sweep/report/json';
-import { emptyRow, type Row } from '../sweep/engine/counting';
+import { emptyRow, type Row } from '../sweep/judge/counting';
 
 const row = (counts: Partial<Row>): Row => ({ ...emptyRow({ name: 'r', label: 'a row' }), ...counts });
 

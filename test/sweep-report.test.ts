@@ -3,7 +3,7 @@ import { matches } from '../sweep/worker/line-protocol';
 import { htmlReport } from '../sweep/report/html';
 import { formatReruns, rerunCommand } from '../sweep/report/json';
 import { summarizeErrors } from '../sweep/engine/passes';
-import { summarize } from '../sweep/engine/counting';
+import { summarize } from '../sweep/judge/counting';
 import { formatTable } from '../sweep/report/table';
 import type { Scenario } from '../sweep/engine/scenario';
 import { selectRows, AGENT_ROWS } from '../sweep/agent/rows';

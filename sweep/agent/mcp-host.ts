@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { McpCrashPlan } from './mcp-main';
-import { ReceiverHost } from '../engine/receiver-host';
+import { ReceiverHost } from '../hosts/receiver-host';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 

@@ -1,7 +1,7 @@
 // A tracker process the sweep kills: started on its SQLite file, killed at its points and started again on its port.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ReceiverHost } from '../engine/receiver-host';
+import { ReceiverHost } from '../hosts/receiver-host';
 import type { TrackerCrashPlan } from './tracker-main';
 
 const ROOT = path.resolve(__dirname, '..', '..');

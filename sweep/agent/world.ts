@@ -16,7 +16,7 @@ import { ensureSearchAttributes } from '../../workers/search-attributes';
 import { MCP_SERVER_NAMES, McpHost } from './mcp-host';
 import type { TrackerCrashPlan } from './tracker-main';
 import { TrackerHost } from './tracker-host';
-import { startServer, type ServerOptions, type SweepServer, type TemporalHost } from '../engine/sweep-server';
+import { startServer, type ServerOptions, type SweepServer, type TemporalHost } from '../hosts/sweep-server';
 import { SLOW_RECEIVER } from './timeouts';
 
 /** The workflows module of the sweep's agent worker: the loop and the designs (`workflows.ts`). Resolved when asked. */

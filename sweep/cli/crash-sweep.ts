@@ -12,7 +12,7 @@ import { MERGE_USAGE, mergeCommand } from './merge';
 import { htmlReport } from '../report/html';
 import { formatReruns, jsonReport, rerunCommand } from '../report/json';
 import { formatTimings } from '../engine/timings';
-import { describeStuck } from '../engine/stuck';
+import { describeStuck } from '../judge/stuck';
 import { selectRows } from '../agent/rows';
 
 const USAGE =
@@ -116,7 +116,7 @@ async function main(): Promise<void> {
   }
 
   // Interrupted (Ctrl-C, a CI job's SIGTERM): exit, which SIGKILLs every process the sweep started
-  // (engine/children.ts); the sweep's own dev server stops as its parent goes.
+  // (hosts/children.ts); the sweep's own dev server stops as its parent goes.
   let onInterrupt: (signal: NodeJS.Signals) => void = (signal) => {
     console.error(`${signal}: the sweep stops, and every process it started with it`);
     process.exit(signal === 'SIGINT' ? 130 : 143);

@@ -2,7 +2,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
 import type { CrashSweepPluginOptions } from '../plugin';
-import type { Counts } from '../engine/counting';
+import type { Counts } from '../judge/counting';
 
 /** What `start` gets: where and under which id to start the run. */
 export interface StartContext {

@@ -1,16 +1,16 @@
 // One batch of scenarios: its runs, its worker generations, the kills between them, and the counts at the end.
 import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, TerminatedFailure } from '@temporalio/common';
-import { auditHistory, type GenerationRecord } from './audit';
+import { auditHistory, type GenerationRecord } from '../judge/audit';
 import type { CrashPlan, KillTarget } from '../worker/line-protocol';
 import { Generation, type GenerationEnv } from './generation';
 import type { Scenario } from './scenario';
-import type { SweepServer } from './sweep-server';
-import { fillCounts } from './counting';
+import type { SweepServer } from '../hosts/sweep-server';
+import { fillCounts } from '../judge/counting';
 import type { BatchPlan, SuiteRow, SuiteRun, SweepSuite } from './suite';
-import type { BatchTemporal } from './killable-server-host';
+import type { BatchTemporal } from '../hosts/killable-server-host';
 import { cpuSeconds, type Timings } from './timings';
-import { describeStuck, findStuck, type QuietRuns } from './stuck';
+import { describeStuck, findStuck, type QuietRuns } from '../judge/stuck';
 import { runFaultOf, serverDeathOf, toleranceOf } from '../faults';
 
 /** What one batch needs besides its scenarios. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { parseEventLine, type CrashEvent, type CrashPlan } from '../worker/line-protocol';
 import type { WorkerLaunch } from './suite';
-import { endWithSweep } from './children';
+import { endWithSweep } from '../hosts/children';
 
 /** The package's root, from the sources (`sweep/engine`) as from their compiled copy (`dist/sweep/engine`). */
 const UP_TWO = path.resolve(__dirname, '..', '..');

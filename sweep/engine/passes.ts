@@ -1,15 +1,15 @@
 // The crash sweep for any suite: the clean runs, the first pass and the second, and the report.
 import type { Client } from '@temporalio/client';
-import { summarize, type Outcome, type Row } from './counting';
+import { summarize, type Outcome, type Row } from '../judge/counting';
 import { firstPass, parseScenarioLabel, pickRows, secondPass, shareOf, type Shard } from './planning';
 import { newScenario, type Scenario } from './scenario';
-import { timedOutActivityType } from './audit';
-import { compareCleanRuns, describeParting, describeSetup } from './clean-twice';
+import { timedOutActivityType } from '../judge/audit';
+import { compareCleanRuns, describeParting, describeSetup } from '../judge/clean-twice';
 import { pointKey, samePointForEveryRun } from '../worker/line-protocol';
-import { startServer, type SweepServer, type TemporalHost } from './sweep-server';
+import { startServer, type SweepServer, type TemporalHost } from '../hosts/sweep-server';
 import type { SweepSuite } from './suite';
 import { runScenarios, type Lanes } from './lanes';
-import { KillableServerHost } from './killable-server-host';
+import { KillableServerHost } from '../hosts/killable-server-host';
 import { cpuSeconds, Timings } from './timings';
 import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
 import { firstPassOnly, toleranceOf } from '../faults';

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { KillTarget } from '../worker/line-protocol';
 import type { SeenPoint } from './generation';
-import type { Outcome } from './counting';
+import type { Outcome } from '../judge/counting';
 import type { SuiteRow } from './suite';
-import type { Stuck } from './stuck';
+import type { Stuck } from '../judge/stuck';
 
 /** Which pass a scenario belongs to: the clean run that records the points, or a run killed once or twice. */
 export type Pass = 'clean' | 'once' | 'twice';
@@ -42,7 +42,7 @@ export interface Scenario {
   stuck?: Stuck;
   /**
    * What the engine did to the run at its kills, one line each, for rows with an operation
-   * (`SuiteRow.operation`): `reset to event 9 (last-task)`, `failed for its retry policy`, or why it
+   * (a fault's `atKill`): `reset to event 9 (last-task)`, `failed for its retry policy`, or why it
    * did nothing.
    */
   operations?: string[];

@@ -16,7 +16,7 @@ export interface ReceiverDiesFault extends Fault {
 
 /**
  * A receiver's process is SIGKILLed once per write and started again on the same port (and database
- * file), by the suite that owns the receiver (`engine/receiver-host.ts` hosts it): the call in flight
+ * file), by the suite that owns the receiver (`hosts/receiver-host.ts` hosts it): the call in flight
  * never gets an answer, and the ladder settles it. A clean run retries.
  */
 export function receiverDies(death: ReceiverDeath): ReceiverDiesFault {

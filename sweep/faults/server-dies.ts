@@ -7,7 +7,7 @@ export type ServerDeath = 'worker-survives' | 'worker-dies';
 /**
  * The Temporal server dies at each point: the row's runs live on a dev server of their own, on a
  * database file, which the engine SIGKILLs and starts again on the same file and port
- * (`engine/killable-server-host.ts`). `worker-survives`: the worker is not killed, and its parked runs
+ * (`hosts/killable-server-host.ts`). `worker-survives`: the worker is not killed, and its parked runs
  * go on once the server is back (their timeouts must outlast a batch's parking: nothing may time out
  * in a live worker). `worker-dies`: the worker is killed too, while the server is down, and a fresh
  * one finishes the run.

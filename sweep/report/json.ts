@@ -1,7 +1,7 @@
 // The sweep's report for programs (`--json`), and the command that runs one scenario again.
 import { summarizeErrors, type Rerun, type SweepReport } from '../engine/passes';
 import type { Scenario } from '../engine/scenario';
-import { describeStuck } from '../engine/stuck';
+import { describeStuck } from '../judge/stuck';
 
 /** How a sweep was run, for the command that runs one of its scenarios again. */
 export interface RerunOptions {

@@ -1,7 +1,7 @@
 // `crash-sweep merge`: the JSON reports of a sweep's shards (`--shard K/N`) joined into the one
 // report a single sweep would have written: its rows summed, its scenarios in the single sweep's order.
 import { z } from 'zod';
-import type { Row } from '../engine/counting';
+import type { Row } from '../judge/counting';
 import type { JsonReport } from './json';
 
 /** Thrown for reports that are not the whole of one sharded sweep: each message names what is wrong. */

@@ -1,5 +1,5 @@
 // The table for people: the rows of a sweep in the design document's columns.
-import type { Row } from '../engine/counting';
+import type { Row } from '../judge/counting';
 
 /** The table's columns: the row field and its title. */
 export const COLUMNS: Array<[keyof Row, string]> = [

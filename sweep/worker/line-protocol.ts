@@ -29,7 +29,7 @@ export interface CrashPlan {
   uncounted?: Record<string, { ids: RunIds; points: string[] }>;
   /**
    * Workflows the engine failed for their retry policy, or cancelled, at the kill before this process
-   * (`SuiteRow.operation` `retry`, `cancel`): the operation lands at the run's point. Until the plugin
+   * (the `retry` and `cancel` faults: `Fault.inWorker.operated`): the operation lands at the run's point. Until the plugin
    * marks that the run saw it (`FAILED_FOR_RETRY_MARK`, `CANCEL_SEEN_MARK`), the run's points pass
    * uncounted in workflow code (the task that sees it must run) and hold forever in an activity (an
    * attempt the dead worker's timeout handed on acts on nothing). After a retry's mark, the same

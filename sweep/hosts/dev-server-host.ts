@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { entryFile, tsxFlags } from '../../common/tsx';
 import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
-import { childPids } from './timings';
+import { childPids } from '../engine/timings';
 
 /** The Temporal server of a sweep: its own dev server, or an existing one. */
 export interface TemporalHost {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { devServerExecutable } from '../../common/temporal-cli';
 import { searchAttributeFlags, type AnySearchAttributeKey } from '../../common/search-attribute-flags';
-import { cpuSeconds } from './timings';
+import { cpuSeconds } from '../engine/timings';
 import { freePort } from '../../common/free-port';
 import { LARGE_MESSAGES } from '../../common/grpc-limits';
 import { endWithSweep } from './children';

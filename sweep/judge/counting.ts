@@ -14,7 +14,7 @@ export interface Counts {
   /** Effects nothing in the run accounts for (a call of a model reply the run did not keep). Default 0. */
   orphans?: number;
   /**
-   * Effects a run that a person stopped (cancelled or terminated: `SuiteRow.operation`) had asked for
+   * Effects a run that a person stopped (cancelled or terminated: the `cancel` and `terminate` faults) had asked for
    * and never made: the agent's, the writes of a reply in its history that never reached the tracker.
    * Counted instead of `missing` for such a run, whose end the person chose. Default 0.
    */

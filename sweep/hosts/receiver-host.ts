@@ -6,7 +6,7 @@ import readline from 'node:readline';
 import { parseEventLine } from '../worker/line-protocol';
 import { endWithSweep } from './children';
 import { freePort } from '../../common/free-port';
-import type { BatchPlan, SuiteRun } from './suite';
+import type { BatchPlan, SuiteRun } from '../engine/suite';
 
 /** How a receiver's process starts under the harness. */
 export interface ReceiverLaunch {

@@ -9,9 +9,10 @@ import { loadSweepConfig } from './load-config';
 import { crashSweepPlugin } from '../plugin';
 import type { SuiteFactory } from '../engine/passes';
 import type { SuiteRow, SweepSuite } from '../engine/suite';
+import { ReplayCheck } from './replay-check';
 import { SERVER_DIES_WORKFLOW_TASK_TIMEOUT, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../engine/timeouts';
 import { clientWithCaps, describeCaps, rowCaps } from './activity-timeouts';
-import { faultNamed, reset, serverDeathOf, serverDies, slowReceiver } from '../faults';
+import { faultNamed, newBuild, reset, serverDeathOf, serverDies, slowReceiver } from '../faults';
 
 /** The rows a config declares: its `rows`, or one row named after the config (or its file). */
 export function configRows(config: SweepConfig, file: string): SuiteRow[] {
@@ -26,6 +27,7 @@ export function configRows(config: SweepConfig, file: string): SuiteRow[] {
       ...(r.serverDies ? [serverDies(r.serverDies)] : []),
       ...(r.reset ? [reset(r.reset)] : []),
       ...(r.faults ?? []).map(faultNamed),
+      ...(r.nextBuild ? [newBuild(r.name)] : []),
     ],
   }));
 }
@@ -42,27 +44,44 @@ export function configSuite(file: string): SuiteFactory {
     const ready = (await config.setup?.()) ?? {};
     const env = ready.env ?? {};
     try {
-      const { code } = await bundleWorkflowCode({
-        workflowsPath: config.workflowsPath,
-        plugins: [crashSweepPlugin(config.points)],
-        logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
-      });
-      const bundle = path.join(server.dir, 'config-workflow-bundle.js');
-      writeFileSync(bundle, code);
+      const bundleOf = async (workflowsPath: string, file: string) => {
+        const { code } = await bundleWorkflowCode({
+          workflowsPath,
+          plugins: [crashSweepPlugin(config.points)],
+          logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
+        });
+        const bundle = path.join(server.dir, file);
+        writeFileSync(bundle, code);
+        return bundle;
+      };
+      const bundle = await bundleOf(config.workflowsPath, 'config-workflow-bundle.js');
+      // The next builds of rows with a deploy mid-run (`nextBuild`), by the build's name (the row's).
+      const nextBundles: Record<string, string> = {};
+      for (const [i, r] of (config.rows ?? []).entries())
+        if (r.nextBuild) nextBundles[r.name] = await bundleOf(r.nextBuild, `config-workflow-bundle-next-${i + 1}.js`);
       const busy = new Set<Promise<void>>();
       const failures: string[] = [];
       const rows = configRows(config, abs);
       const capped = (config.activityTimeouts ?? 'capped') === 'capped';
+      // A row with a next build: every history it records, replayed by that build.
+      const replays = new ReplayCheck();
       const suite: SweepSuite = {
         rows,
         // A user's workflow may wait for a callback that a receiver, asked again, never sends.
         waitingRunsStuck: true,
-        // Each distinct cap the rows use, said once.
-        notes: capped ? [...new Set(rows.map((r) => describeCaps(rowCaps(r))))] : [],
+        // Each distinct cap the rows use, said once; and each replay check of a next build.
+        get notes() {
+          return [...(capped ? [...new Set(rows.map((r) => describeCaps(rowCaps(r))))] : []), ...replays.notes()];
+        },
         worker: {
           script: entryFile(path.join(__dirname, 'worker-main.ts')),
           execArgv: tsxFlags(),
-          env: { ...env, CRASH_SWEEP_CONFIG: abs, CRASH_SWEEP_BUNDLE: bundle },
+          env: {
+            ...env,
+            CRASH_SWEEP_CONFIG: abs,
+            CRASH_SWEEP_BUNDLE: bundle,
+            CRASH_SWEEP_NEXT_BUNDLES: JSON.stringify(nextBundles),
+          },
           cwd: path.dirname(abs),
         },
         start: (c, run) =>
@@ -93,6 +112,8 @@ export function configSuite(file: string): SuiteFactory {
           while (busy.size > 0) await Promise.allSettled([...busy]);
         },
         async check(run, result, failure) {
+          const next = nextBundles[run.row.name];
+          if (next) await replays.check(run.row.name, next, run.client, run.workflowId);
           const failed = failures.find((f) => f.startsWith(`${run.workflowId}:`));
           if (failed) throw new Error(failed);
           const c = await config.check({
@@ -112,6 +133,7 @@ export function configSuite(file: string): SuiteFactory {
           return c;
         },
         close: async () => {
+          replays.close();
           await config.teardown?.();
         },
       };

@@ -63,7 +63,9 @@ export interface SweepConfig {
    * `reset`: at each point the worker dies and the run is reset, as `temporal workflow reset` does, to
    * its last workflow task before the point or to its first; the new run goes on in a fresh worker;
    * `faults`: any of the sweep's faults by name (`docs/config.md` lists them: `reset:first-task`,
-   * `retry`, `cancel`, `terminate`, `server-dies:worker-dies`, ...), besides those the fields above name.
+   * `retry`, `cancel`, `terminate`, `server-dies:worker-dies`, ...), besides those the fields above name;
+   * `nextBuild`: a deploy mid-run, the `new-build` fault: the workflows of the next build (a path, as
+   * `workflowsPath`), which every worker after the first kill runs instead of `workflowsPath`'s.
    */
   rows?: Array<{
     name: string;
@@ -73,6 +75,7 @@ export interface SweepConfig {
     serverDies?: 'worker-survives' | 'worker-dies';
     reset?: 'last-task' | 'first-task';
     faults?: string[];
+    nextBuild?: string;
   }>;
   /** Your workflows, as for `Worker.create`: `require.resolve('./workflows')`. */
   workflowsPath: string;

@@ -62,6 +62,11 @@ export function loadSweepConfig(file: string): { config: SweepConfig; file: stri
         }
       }
     }
+    if (r?.nextBuild !== undefined && (typeof r.nextBuild !== 'string' || r.nextBuild === '')) {
+      wrong.push(
+        `rows: ${JSON.stringify(r.name)} has nextBuild ${JSON.stringify(r.nextBuild)} (the next build's workflows, a path as workflowsPath, if given)`,
+      );
+    }
     if (r?.reset !== undefined && r.reset !== 'last-task' && r.reset !== 'first-task') {
       wrong.push(
         `rows: ${JSON.stringify(r.name)} has reset ${JSON.stringify(r.reset)} (last-task or first-task, if given)`,

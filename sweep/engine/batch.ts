@@ -11,7 +11,7 @@ import type { BatchPlan, SuiteRow, SuiteRun, SweepSuite } from './suite';
 import type { BatchTemporal } from '../hosts/killable-server-host';
 import { cpuSeconds, type Timings } from './timings';
 import { describeStuck, findStuck, type QuietRuns } from '../judge/stuck';
-import { runFaultOf, serverDeathOf, toleranceOf } from '../faults';
+import { BUILD_ENV, nextBuildOf, runFaultOf, serverDeathOf, toleranceOf } from '../faults';
 
 /** What one batch needs besides its scenarios. */
 export interface BatchContext {
@@ -104,11 +104,17 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
     }
     return operated;
   };
+  // A deploy mid-run (the `new-build` fault): the generations after the first kill run the next build.
+  const build = nextBuildOf(batch[0].row);
+  if (batch.some((s) => nextBuildOf(s.row) !== build))
+    throw new Error('a batch mixes rows of different builds: the engine batches them apart');
+  const envOf = (round: number): GenerationEnv =>
+    build && round > 0 ? { ...env, worker: { ...env.worker, env: { ...env.worker.env, [BUILD_ENV]: build } } } : env;
   const generations: Generation[] = [];
   const launch = (round: number) => {
     ctx.counter.generations += 1;
     const gen = new Generation(
-      env,
+      envOf(round),
       { targets: targetsOf(round), faults, uncounted, operated: operatedAt(round) },
       String(ctx.counter.generations),
     );

@@ -7,7 +7,7 @@ import type { SweepServer } from '../hosts/sweep-server';
 import type { SweepSuite } from './suite';
 import type { BatchTemporal } from '../hosts/killable-server-host';
 import type { Timings } from './timings';
-import { serverDeathOf } from '../faults';
+import { nextBuildOf, serverDeathOf } from '../faults';
 import { IdleMeter, LANE_CHECK_MS, laneLimit, shouldAddLane, shouldDropLane } from './lane-count';
 
 /** How many batches run side by side: a number, or `auto` to add lanes while the machine has cores to spare. */
@@ -47,10 +47,10 @@ let batchCounter = 0;
  * sees the runs of its own batch.
  */
 export async function runScenarios(scenarios: Scenario[], options: RunOptions, phase: string): Promise<void> {
-  // A batch kills its server or it does not: rows of each kind are batched apart.
+  // A batch kills its server or it does not, and runs one build after its kills: rows of each kind are batched apart.
   const kinds = new Map<string, Scenario[]>();
   for (const s of scenarios) {
-    const kind = serverDeathOf(s.row) ?? '';
+    const kind = `${serverDeathOf(s.row) ?? ''} ${nextBuildOf(s.row) ?? ''}`;
     kinds.set(kind, [...(kinds.get(kind) ?? []), s]);
   }
   // With lanes chosen by the sweep, batches for as many lanes as the machine may run.

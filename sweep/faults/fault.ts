@@ -71,6 +71,11 @@ export interface Fault {
   atKill?(run: KilledRun): Promise<string>;
   /** The end it gives a run it stopped (`cancelled`, `terminated`), and whether a run's failure is that stop. */
   readonly stops?: { end: string; is(error: Error): boolean };
+  /**
+   * The generations after the first kill run this build of the workflow code (`new-build.ts`): the
+   * engine tells them by `CRASH_SWEEP_BUILD`, and batches rows of each build apart.
+   */
+  readonly nextBuild?: string;
 }
 
 /** What a row says of its faults (`SuiteRow.faults`). */

@@ -1,6 +1,7 @@
 // The sweep's faults, one file each, in one list; and what the engine asks of a row's faults.
 import { cancel } from './cancel';
 import type { Fault, Tolerance, WithFaults } from './fault';
+import { newBuild } from './new-build';
 import { receiverDies } from './receiver-dies';
 import { reset } from './reset';
 import { retry } from './retry';
@@ -15,7 +16,8 @@ export type { ReceiverDeath } from './receiver-dies';
 export type { ServerDeath } from './server-dies';
 export { receiverDeathOf } from './receiver-dies';
 export { SlowCommits } from './slow-receiver';
-export { cancel, receiverDies, reset, retry, serverDies, slowReceiver, terminate, throwAtPoint, workerDies };
+export { BUILD_ENV } from './new-build';
+export { cancel, newBuild, receiverDies, reset, retry, serverDies, slowReceiver, terminate, throwAtPoint, workerDies };
 
 /**
  * Every fault the sweep knows, in the order the docs list them: one example of each kind (a kind with
@@ -36,6 +38,7 @@ export const FAULTS: readonly Fault[] = [
   retry,
   cancel,
   terminate,
+  newBuild('next'),
 ];
 
 /**
@@ -80,6 +83,11 @@ export function firstPassOnly(row: WithFaults): boolean {
 /** Whether the Temporal server dies at the row's kills, and with the worker or not. */
 export function serverDeathOf(row: WithFaults): Fault['serverDies'] {
   return row.faults?.find((f) => f.serverDies)?.serverDies;
+}
+
+/** The build the row's generations run after its first kill (`new-build.ts`), if a new one. */
+export function nextBuildOf(row: WithFaults): string | undefined {
+  return row.faults?.find((f) => f.nextBuild)?.nextBuild;
 }
 
 /** The row's fault that acts on its runs at each kill (a reset, a retry, a cancel, a terminate), if any. */

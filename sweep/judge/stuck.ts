@@ -12,6 +12,16 @@ import { eventTypeName } from '../../common/history-events';
 export const STUCK_AFTER_ATTEMPTS = 10;
 
 /**
+ * The attempts after which a workflow task that keeps failing makes its run stuck. A kill costs a
+ * workflow task one attempt (it times out), and a run is killed twice at most, so a fifth attempt is
+ * none of theirs; a task whose code cannot replay its history
+ * (non-determinism: a new build's careless change) fails at every attempt, and after its first
+ * failure the SDK lets each attempt time out instead of failing it again, so the history shows the
+ * first failure, or none if the first attempt was a kill's timeout.
+ */
+export const STUCK_AFTER_TASK_ATTEMPTS = 5;
+
+/**
  * How long a run must have waited with nothing in flight (no activity, timer, child or workflow task)
  * before it is stuck: its last restart is long over, and the sweep's person answers at once.
  */
@@ -23,10 +33,15 @@ export const STUCK_AFTER_QUIET_MS = 10_000;
  */
 export type Stuck =
   | { kind: 'failing'; activity: string; attempt: number; failure: string }
+  | { kind: 'task-failing'; attempt: number; cause?: string; failure?: string }
   | { kind: 'waiting'; quietSeconds: number; lastEvent: string };
 
 /** One line for people: `activity charge keeps failing (attempt 10): 400 Invalid status transition`. */
 export function describeStuck(s: Stuck): string {
+  if (s.kind === 'task-failing')
+    return s.cause
+      ? `its workflow task keeps failing (attempt ${s.attempt}, ${s.cause}): ${s.failure}`
+      : `its workflow task keeps failing (attempt ${s.attempt}): the worker lets each attempt time out, as it does after a failure it met before (non-determinism, most often)`;
   if (s.kind === 'waiting')
     return `waits with nothing in flight (no activity, timer, child or workflow task), ${STUCK_AFTER_QUIET_MS / 1000} s and more after its last event (${s.lastEvent}): only a signal could wake it, and none came`;
   return `activity ${s.activity} keeps failing (attempt ${s.attempt}): ${s.failure}`;
@@ -72,6 +87,11 @@ export async function findStuck(
         failure: failure.message ?? '',
       };
   }
+  const task = raw.pendingWorkflowTask;
+  if ((task?.attempt ?? 0) >= STUCK_AFTER_TASK_ATTEMPTS) {
+    const failed = await lastTaskFailure(client, workflowId);
+    return { kind: 'task-failing', attempt: task!.attempt!, ...failed };
+  }
   if (!quiet) return null;
   const inFlight =
     (raw.pendingActivities?.length ?? 0) > 0 ||
@@ -111,4 +131,27 @@ export async function findStuck(
     quietSeconds: Math.floor((now - seen.since) / 1000),
     lastEvent: eventTypeName(last.eventType),
   };
+}
+
+/**
+ * The last failed workflow task in a run's history: its cause (`non-determinism` for
+ * `NON_DETERMINISTIC_ERROR`, or the cause's name) and its failure's first line; `null` if none.
+ */
+async function lastTaskFailure(client: Client, workflowId: string): Promise<{ cause: string; failure: string } | null> {
+  let events;
+  try {
+    events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  } catch {
+    return null;
+  }
+  const failed = [...events]
+    .reverse()
+    .find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes;
+  if (!failed) return null;
+  const Cause = temporal.api.enums.v1.WorkflowTaskFailedCause;
+  const cause =
+    failed.cause === Cause.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR
+      ? 'non-determinism'
+      : (Cause[failed.cause ?? 0] ?? 'unknown').replace(/^WORKFLOW_TASK_FAILED_CAUSE_/, '').toLowerCase();
+  return { cause, failure: (failed.failure?.message ?? '').split('\n')[0] };
 }

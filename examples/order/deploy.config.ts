@@ -1,0 +1,23 @@
+// The fixed order example across a deploy: at each point the worker dies and a worker of the next build
+// takes the run over. Changed carelessly, the runs past the change stick on non-determinism; the same
+// change behind patched() costs none.
+import { defineSweep } from '../../sweep';
+import { orderSweep } from './sweep';
+
+/** `npm run sweep -- --config examples/order/deploy.config.ts` */
+export default defineSweep({
+  ...orderSweep(true),
+  name: 'order-deploy',
+  rows: [
+    {
+      name: 'order-deploy-careless',
+      label: 'order, fixed: next build reorders',
+      nextBuild: require.resolve('./deploy/careless'),
+    },
+    {
+      name: 'order-deploy-patched',
+      label: 'order, fixed: next build reorders, patched',
+      nextBuild: require.resolve('./deploy/patched'),
+    },
+  ],
+});

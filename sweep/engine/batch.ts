@@ -418,7 +418,7 @@ function watchForStuck(batch: Scenario[], runs: RunWatch, client: Client, waitin
       const open = batch.filter((s) => !s.error && !s.stuck && !runs.ended.has(s.workflowId));
       await Promise.all(
         open.map(async (s) => {
-          const stuck = await findStuck(client, s.workflowId, quiet);
+          const stuck = await findStuck(client, s.workflowId, quiet, Date.now(), !!nextBuildOf(s.row));
           if (!stuck || runs.ended.has(s.workflowId)) return;
           if (s.pass === 'clean') s.error = `got stuck with no kill: ${describeStuck(stuck)}`;
           else s.stuck = stuck;

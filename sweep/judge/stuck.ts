@@ -13,8 +13,9 @@ export const STUCK_AFTER_ATTEMPTS = 10;
 
 /**
  * The attempts after which a workflow task that keeps failing makes its run stuck. A kill costs a
- * workflow task one attempt (it times out), and a run is killed twice at most, so a fifth attempt is
- * none of theirs; a task whose code cannot replay its history
+ * workflow task an attempt (it times out), and a run parked in workflow code has its task time out
+ * again and again while its batch parks: so only a new build's runs are looked at for this (a run past
+ * its last restart in a batch of the `new-build` fault); a task whose code cannot replay its history
  * (non-determinism: a new build's careless change) fails at every attempt, and after its first
  * failure the SDK lets each attempt time out instead of failing it again, so the history shows the
  * first failure, or none if the first attempt was a kill's timeout.
@@ -69,6 +70,8 @@ export async function findStuck(
   workflowId: string,
   quiet: QuietRuns | null = new Map(),
   now = Date.now(),
+  /** Look for a workflow task that keeps failing: only for a new build's runs (a parked run's task times out again and again). */
+  tasks = false,
 ): Promise<Stuck | null> {
   const handle = client.workflow.getHandle(workflowId);
   let raw;
@@ -88,7 +91,7 @@ export async function findStuck(
       };
   }
   const task = raw.pendingWorkflowTask;
-  if ((task?.attempt ?? 0) >= STUCK_AFTER_TASK_ATTEMPTS) {
+  if (tasks && (task?.attempt ?? 0) >= STUCK_AFTER_TASK_ATTEMPTS) {
     const failed = await lastTaskFailure(client, workflowId);
     return { kind: 'task-failing', attempt: task!.attempt!, ...failed };
   }

@@ -53,9 +53,12 @@ describe('a fault by name (a config row)', () => {
   });
 
   test('an unknown name, or a bad setting, is refused with the names a row may use', () => {
-    expect(() => faultNamed('partition')).toThrow(
-      /unknown fault "partition" \(faults a config row may name: worker-dies, /,
+    expect(() => faultNamed('flood')).toThrow(/unknown fault "flood" \(faults a config row may name: worker-dies, /);
+    // A fault the sweep knows, but of receivers it hosts itself: refused with that reason.
+    expect(() => faultNamed('partition:request-lost')).toThrow(
+      /fault "partition:request-lost" is not one a config row may name: it strikes receivers the sweep hosts itself/,
     );
+    expect(() => faultNamed('new-build:next')).toThrow(/a row names its next build with nextBuild/);
     expect(() => faultNamed('reset:yesterday')).toThrow(/unknown fault "reset:yesterday"/);
     expect(() => faultNamed('retry:3')).toThrow(/unknown fault "retry:3"/);
     expect(() => faultNamed('throw-at-point')).toThrow(/unknown fault "throw-at-point"/);
@@ -80,7 +83,7 @@ describe('a fault by name (a config row)', () => {
       ['reset:first-task', 'retry'],
     ]);
     expect(() => loadSweepConfig(path.join(__dirname, 'fixtures', 'configs', 'bad-fault.config.js'))).toThrow(
-      /rows: "bad": unknown fault "partition"/,
+      /rows: "bad": unknown fault "flood"/,
     );
   });
 });

@@ -92,6 +92,16 @@ describe(`crash sweep: every variant killed at every recorded point, ${wholeTabl
     }
   });
 
+  test('the network loses a request or its reply: without keys the write is made twice, without a lookup a person is asked; keys or a lookup settle it once', () => {
+    const naive = rows['reply-reply-lost'];
+    expect([naive.withDups, naive.missing]).toEqual([naive.once, 0]);
+    expect(rows['agent-keyless-request-lost'].asks).toBeGreaterThanOrEqual(rows['agent-keyless-request-lost'].once);
+    for (const name of ['agent-reply-lost', 'agent-keyless-lookup-reply-lost', 'agent-keyless-lookup-request-lost']) {
+      const r = rows[name];
+      expect([name, r.dups, r.missing, r.orphans, r.asks]).toEqual([name, 0, 0, 0, 0]);
+    }
+  });
+
   test('nothing is missing in any variant where only the worker fails, or the tracker process or the Temporal server dies too', () => {
     for (const r of report.rows.filter(
       (row) => row.group === WORKER_GROUP || row.group === TRACKER_GROUP || row.group === SERVER_GROUP,

@@ -55,7 +55,7 @@ export interface TrackerOptions {
    * 409 instead of acting again. Default `true`; `false` is the race the crash sweep shows.
    */
   claimKeys?: boolean;
-  /** A slow receiver for the crash sweep: holds mutations before they commit (see `slow.ts`). */
+  /** A slow receiver for the crash sweep: holds mutations before they commit (see `sweep/faults/slow-receiver.ts`). */
   slow?: CommitHold;
   /** Where a crash harness may stop a write (the sweep parks it there and SIGKILLs the tracker process). */
   points?: TrackerPoints;

@@ -10,7 +10,7 @@ import { externalStorage } from '../../store/external-storage';
 import { effectsInHistory } from './history-effects';
 import type { GenerationEnv } from '../engine/generation';
 import { key } from '../../common/key';
-import { receiverDeathOf, retry } from '../faults';
+import { partitionOf, receiverDeathOf, retry } from '../faults';
 import { WRITE_CALL_IDS } from '../../model/script';
 import { ReceiverKills, type ReceiverKill } from '../hosts/receiver-host';
 import { ScriptedPerson } from './person';
@@ -20,7 +20,7 @@ import type { SweepServer } from '../hosts/sweep-server';
 import type { Counts } from '../judge/counting';
 import type { BatchPlan, SuiteRun, SweepSuite } from '../engine/suite';
 import { SWEEP_WORKFLOW_TASK_TIMEOUT } from '../engine/timeouts';
-import { SLOW_RECEIVER, SWEEP_TIMEOUTS } from './timeouts';
+import { SWEEP_TIMEOUTS } from './timeouts';
 import type { AgentRow } from './rows';
 import { startWorld, type World, type WorldTracker } from './world';
 import type { AgentResult } from '../../workflows/types';
@@ -94,9 +94,10 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
   const payloadStore = new PayloadStore(externalStorage(payloads));
   const stored = { runs: 0, orphans: 0 };
   const trackerKills = { kills: 0, requests: 0 };
-  // The tracker process of each run whose row kills its tracker (chosen by the run's lane).
-  const processOf = new Map<string, WorldTracker>();
-  const trackerOf = (run: SuiteRun<AgentRow>) => processOf.get(run.runId) ?? world.trackers[run.row.tracker];
+  // The tracker of each run whose row kills its tracker (a process, chosen by the run's lane) or
+  // partitions it (a proxy in front of the world's tracker).
+  const ownTracker = new Map<string, WorldTracker>();
+  const trackerOf = (run: SuiteRun<AgentRow>) => ownTracker.get(run.runId) ?? world.trackers[run.row.tracker];
   /** MCP servers that die: each holds a write by its call's key. */
   const mcpTargets = async (
     lane: number,
@@ -124,7 +125,7 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
         });
         if (using.length === 0) continue;
         const proc = await world.trackerProcess(lane, kind, point);
-        for (const r of using) processOf.set(r.runId, proc);
+        for (const r of using) ownTracker.set(r.runId, proc);
         const owners = new Map(using.map((r) => [r.tag, r.workflowId]));
         targets.push({ host: proc.host, runs: using, ownerOf: (repo) => owners.get(repo) });
       }
@@ -145,6 +146,15 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
       }
       const dying = runs.filter((r) => receiverDeathOf(r.row)?.receiver === 'tracker');
       if (dying.length > 0) kills.push(new ReceiverKills(await trackerTargets(lane, dying), trackerKills));
+      for (const r of runs) {
+        const lost = partitionOf(r.row);
+        if (!lost) continue;
+        if (r.row.tracker !== 'keyed' && r.row.tracker !== 'keyless')
+          throw new Error(
+            `${r.row.name}: a partition stands in front of the keyed or the keyless tracker, not ${r.row.tracker}`,
+          );
+        ownTracker.set(r.runId, await world.partitioned(r.row.tracker, lost));
+      }
       if (kills.length > 0) {
         plan.poll = async (state) => {
           for (const k of kills) await k.poll(state);
@@ -175,7 +185,7 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
       if (failed) throw new Error(failed);
       if (trackerOf(run).holdRanOut?.(run.tag))
         throw new Error(
-          `the slow tracker held the run's first write for ${SLOW_RECEIVER.holdCapMs / 1000} s and the run never came back for it: ` +
+          `the run's first write was held (a slow tracker, or a partition) until its cap and the run never came back for it: ` +
             'its counts would hang on that clock',
         );
       // A run a person stopped is held to the replies its history holds: a write of theirs it never made

@@ -8,6 +8,7 @@ import { MCP_SERVER_NAMES } from './mcp-host';
 import type { SuiteRow } from '../engine/suite';
 import {
   cancel,
+  partition,
   receiverDies,
   reset as resetRun,
   retry,
@@ -15,6 +16,7 @@ import {
   slowReceiver,
   terminate,
   throwAtPoint,
+  type Lost,
   type ServerDeath,
 } from '../faults';
 import type { TrackerName, TrackerPoint } from './world';
@@ -143,6 +145,22 @@ const slow = (name: string, label: string, tracker: TrackerName, keyless: boolea
   faults: [slowReceiver({ activities: ['runTool'], damagedWithoutKills: damaged, firstPassOnly: true })],
 });
 
+/** The group of rows whose tracker is behind a network partition that loses a request or its reply. */
+export const PARTITION_GROUP = 'the network loses a request or its reply';
+
+/**
+ * A row of {@link PARTITION_GROUP}: each run's first write is lost on its way to the tracker, or its
+ * reply on the way back, until the run comes back (`faults/partition.ts`). The tool activity times out
+ * in a live worker meanwhile; `damaged`: the row shows damage with no kill at all.
+ */
+const partitioned = (v: AgentRow, lost: Lost, damaged = false): AgentRow => ({
+  ...v,
+  name: `${v.name}-${lost}-lost`,
+  label: `${v.label}: ${lost} lost`,
+  faults: [partition({ lost, activities: ['runTool'], damagedWithoutKills: damaged })],
+  group: PARTITION_GROUP,
+});
+
 /** A row of {@link MODEL_GROUP}: a fickle model, its writes counted against the replies in history. */
 const fickle = (v: AgentRow, name: string, label: string): AgentRow => ({
   ...v,
@@ -224,6 +242,15 @@ const AGENT_KEYLESS_LOOKUP: AgentRow = {
   input: (base) => ({ ...triageRun(base), keyless: true, lookup: true }),
 };
 
+/** The agent loop on the keyless tracker with no lookup: a person settles what it cannot repeat. */
+const AGENT_KEYLESS: AgentRow = {
+  name: 'agent-keyless',
+  label: 'agent loop, keyless, no lookup',
+  workflowType: 'agentWorkflow',
+  tracker: 'keyless',
+  input: (base) => ({ ...triageRun(base), keyless: true, lookup: false }),
+};
+
 /** The agent loop on the keyed tracker: the row the others vary. */
 const AGENT_KEYED: AgentRow = {
   name: 'agent',
@@ -245,13 +272,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   design('keys-markers', 'keys and markers', 'keyed'),
   AGENT_KEYED,
   AGENT_KEYLESS_LOOKUP,
-  {
-    name: 'agent-keyless',
-    label: 'agent loop, keyless, no lookup',
-    workflowType: 'agentWorkflow',
-    tracker: 'keyless',
-    input: (base) => ({ ...triageRun(base), keyless: true, lookup: false }),
-  },
+  AGENT_KEYLESS,
   {
     name: 'agent-mid-call',
     label: 'agent loop, tool dies mid-call',
@@ -324,6 +345,14 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     true,
   ),
   slow('agent-slow-keyless', 'agent loop, keyless + lookup: waits out the deadline', 'slowKeyless', true),
+  // The network loses a run's first write or its reply, and the caller cannot tell which: a loop that
+  // repeats the write without a key makes it twice; the loop with keys repeats it harmlessly; without
+  // keys, a lookup settles it, and without a lookup a person is asked.
+  partitioned(design('reply', 'save after the reply', 'keyless'), 'reply', true),
+  partitioned(keyedLoop, 'reply'),
+  partitioned(AGENT_KEYLESS_LOOKUP, 'reply'),
+  partitioned(AGENT_KEYLESS, 'request', true),
+  partitioned(AGENT_KEYLESS_LOOKUP, 'request'),
   // A person who answers "did it happen?" wrongly: harm where a person is asked (markers without keys,
   // the keyless loop without lookup), none where keys leave nobody to ask.
   {

@@ -31,3 +31,10 @@ export const SERVER_DIES_TIMEOUTS = { modelMs: 60_000, toolMs: 60_000, turnMs: 6
  * counts.
  */
 export const SLOW_RECEIVER = { holdCapMs: 30_000, statedDeadlineMs: 7_000, unreachedDeadlineMs: 60_000 };
+
+/**
+ * The sweep's partitions (`faults/partition.ts`): a run's first write, or its reply, is lost until the
+ * run comes back after the tool's 4 s timeout. `capMs` only keeps a run that never comes back from
+ * holding its connection for ever; a partition that ends there makes its scenario an error.
+ */
+export const PARTITION = { capMs: 30_000 };

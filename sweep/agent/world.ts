@@ -16,8 +16,10 @@ import { ensureSearchAttributes } from '../../workers/search-attributes';
 import { MCP_SERVER_NAMES, McpHost } from './mcp-host';
 import type { TrackerCrashPlan } from './tracker-main';
 import { TrackerHost } from './tracker-host';
+import { PartitionProxy } from '../hosts/partition-proxy';
+import type { Lost } from '../faults';
 import { startServer, type ServerOptions, type SweepServer, type TemporalHost } from '../hosts/sweep-server';
-import { SLOW_RECEIVER } from './timeouts';
+import { PARTITION, SLOW_RECEIVER } from './timeouts';
 
 /** The workflows module of the sweep's agent worker: the loop and the designs (`workflows.ts`). Resolved when asked. */
 export const sweepWorkflowsPath = (): string => require.resolve('./workflows');
@@ -28,7 +30,10 @@ const ROOT = path.resolve(__dirname, '..', '..');
 export interface WorldTracker {
   url: string;
   store: Store;
-  /** A slow tracker's: whether the hold of `repo`'s first write ended at its cap, with no request of the run to end it. */
+  /**
+   * A slow tracker's, or a partition's: whether the hold of `repo`'s first write ended at its cap, with
+   * no request of the run to end it.
+   */
   holdRanOut?(repo: string): boolean;
 }
 
@@ -77,6 +82,12 @@ export interface World {
    * another lane's request. Its store, opened by the harness on the same file, counts the effects.
    */
   trackerProcess(lane: number, kind: 'keyed' | 'keyless', point: TrackerPoint): Promise<TrackerProcess>;
+  /**
+   * The keyed or the keyless tracker behind a network partition that loses each run's first write, or
+   * its reply (`hosts/partition-proxy.ts`): its URL is the proxy's, its store the tracker's. Started on
+   * first use; the proxy tells runs apart by their repository, so one serves every lane.
+   */
+  partitioned(kind: 'keyed' | 'keyless', lost: Lost): Promise<WorldTracker>;
   /** An `MCP_CONFIG` file with no servers, for lanes that use none. */
   noMcpConfig: string;
   modelUrl: string;
@@ -224,6 +235,17 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     }
     return started;
   };
+  const proxies = new Map<string, Promise<PartitionProxy>>();
+  const partitioned = async (kind: 'keyed' | 'keyless', lost: Lost): Promise<WorldTracker> => {
+    const name = `${kind}-${lost}`;
+    let started = proxies.get(name);
+    if (!started) {
+      started = PartitionProxy.start(trackers[kind].url, lost, PARTITION.capMs);
+      proxies.set(name, started);
+    }
+    const proxy = await started;
+    return { url: proxy.url, store: trackers[kind].store, holdRanOut: (repo) => proxy.ranOut(repo) };
+  };
   const fickleRuns = new Set<string>();
   const model = buildModelServer({ fickle: (runId) => fickleRuns.has(runId) });
   apps.push(model);
@@ -243,6 +265,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     trackers,
     mcpLane,
     trackerProcess,
+    partitioned,
     noMcpConfig,
     serverPid: host.pid,
     workerScript,
@@ -257,6 +280,7 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     temporal: host,
     async close(keepTemporal = false) {
       for (const started of processes.values()) await (await started.catch(() => null))?.host.close();
+      for (const started of proxies.values()) await (await started.catch(() => null))?.close();
       for (const started of lanes.values()) {
         const lane = await started.catch(() => null);
         if (lane) await Promise.all([lane.hosts.keyed.close(), lane.hosts.keyless.close()]);

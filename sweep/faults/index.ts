@@ -2,6 +2,7 @@
 import { cancel } from './cancel';
 import type { Fault, Tolerance, WithFaults } from './fault';
 import { newBuild } from './new-build';
+import { partition } from './partition';
 import { receiverDies } from './receiver-dies';
 import { reset } from './reset';
 import { retry } from './retry';
@@ -13,11 +14,25 @@ import { workerDies } from './worker-dies';
 
 export type { Fault, FaultTarget, KilledRun, Tolerance, WithFaults } from './fault';
 export type { ReceiverDeath } from './receiver-dies';
+export type { Lost } from './partition';
 export type { ServerDeath } from './server-dies';
 export { receiverDeathOf } from './receiver-dies';
+export { partitionOf } from './partition';
 export { SlowCommits } from './slow-receiver';
 export { BUILD_ENV } from './new-build';
-export { cancel, newBuild, receiverDies, reset, retry, serverDies, slowReceiver, terminate, throwAtPoint, workerDies };
+export {
+  cancel,
+  newBuild,
+  partition,
+  receiverDies,
+  reset,
+  retry,
+  serverDies,
+  slowReceiver,
+  terminate,
+  throwAtPoint,
+  workerDies,
+};
 
 /**
  * Every fault the sweep knows, in the order the docs list them: one example of each kind (a kind with
@@ -32,6 +47,8 @@ export const FAULTS: readonly Fault[] = [
   receiverDies({ receiver: 'tracker', at: 'committed' }),
   receiverDies({ receiver: 'mcp' }),
   slowReceiver({ activities: ['runTool'] }),
+  partition({ lost: 'request', activities: ['runTool'] }),
+  partition({ lost: 'reply', activities: ['runTool'] }),
   throwAtPoint('tracker.accepted'),
   reset('last-task'),
   reset('first-task'),
@@ -58,10 +75,13 @@ export function faultNamed(name: string): Fault {
     'slow-receiver': (s) => (s ? slowReceiver({ activities: s.split(',') }) : null),
   };
   const fault = made[kind]?.(setting);
-  if (!fault)
+  const nameable =
+    'faults a config row may name: worker-dies, server-dies:worker-dies, server-dies:worker-survives, reset:last-task, reset:first-task, retry, cancel, terminate, throw-at-point:POINT, slow-receiver:ACTIVITY[,ACTIVITY]';
+  if (!fault && !made[kind] && FAULTS.some((f) => f.kind === kind))
     throw new Error(
-      `unknown fault ${JSON.stringify(name)} (faults a config row may name: worker-dies, server-dies:worker-dies, server-dies:worker-survives, reset:last-task, reset:first-task, retry, cancel, terminate, throw-at-point:POINT, slow-receiver:ACTIVITY[,ACTIVITY])`,
+      `fault ${JSON.stringify(name)} is not one a config row may name: ${kind === 'new-build' ? 'a row names its next build with nextBuild' : `it strikes receivers the sweep hosts itself (the agent's trackers and MCP servers), and a config's receivers are its own`} (${nameable})`,
     );
+  if (!fault) throw new Error(`unknown fault ${JSON.stringify(name)} (${nameable})`);
   return fault;
 }
 

@@ -73,6 +73,11 @@ describe('sweeping a workflow of your own with one config file', () => {
       'activity.returned sendConfirmation',
     ]);
     expect(report.rows[0]).toMatchObject({ label: 'order, naive', once: 14, withDups: 6, dups: 6, missing: 0 });
+    // The naive config is a control: it must show damage, and does.
+    expect(report.controls).toEqual({
+      controls: [{ name: 'order-naive', label: 'order, naive', damage: ['dups 6'] }],
+      failures: [],
+    });
     // The scripted manager approved every run that waited, restarts included: no run was left waiting.
     expect(report.scenarios.every((s) => s.outcome)).toBe(true);
   }, 300_000);

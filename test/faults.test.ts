@@ -73,7 +73,7 @@ describe('a fault by name (a config row)', () => {
         check: () => ({ dups: 0, missing: 0 }),
         rows: [
           { name: 'a', serverDies: 'worker-dies' },
-          { name: 'b', reset: 'first-task', faults: ['retry'] },
+          { name: 'b', reset: 'first-task', faults: ['retry'], control: true },
         ],
       },
       'x.config.ts',
@@ -82,8 +82,12 @@ describe('a fault by name (a config row)', () => {
       ['server-dies:worker-dies'],
       ['reset:first-task', 'retry'],
     ]);
+    expect(rows.map((r) => r.control ?? false)).toEqual([false, true]);
     expect(() => loadSweepConfig(path.join(__dirname, 'fixtures', 'configs', 'bad-fault.config.js'))).toThrow(
       /rows: "bad": unknown fault "flood"/,
+    );
+    expect(() => loadSweepConfig(path.join(__dirname, 'fixtures', 'configs', 'bad-fault.config.js'))).toThrow(
+      /rows: "bad" has control "yes" \(true or false, if given\)/,
     );
   });
 });

@@ -20,6 +20,9 @@ describe('the new-build fault', () => {
     const [careless, patched] = deploy.rows;
     expect(careless.stuck).toBeGreaterThan(0);
     expect(patched).toMatchObject({ stuck: 0, dups: 0, missing: 0 });
+    // The careless row is the config's control: its damage shows, so the sweep passes.
+    expect(deploy.controls?.controls.map((c) => c.name)).toEqual(['order-deploy-careless']);
+    expect(deploy.controls?.failures).toEqual([]);
     const causes = deploy.scenarios.filter((s) => s.stuck).map((s) => describeStuck(s.stuck!));
     // The replay check: the clean runs' histories and those past the change fail on the careless build.
     expect(deploy.notes).toContainEqual(

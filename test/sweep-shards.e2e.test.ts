@@ -33,6 +33,9 @@ describe('a sweep in shards, merged', () => {
         sweep('2.json', '--shard', '2/2'),
       ]);
       expect(single.stdout).toBe(GOLDEN);
+      // The naive order is a control (it must show damage): the whole sweep judges it, a shard cannot.
+      expect(single.stderr).toContain('controls (rows that must show damage): order-naive dups 6');
+      expect(one.stderr + two.stderr).not.toContain('controls');
       expect(one.stderr).toMatch(/shard 1\/2: 7 of the first pass's 14 scenarios/);
       expect(two.stderr).toMatch(/shard 2\/2: 7 of the first pass's 14 scenarios/);
       // Neither shard's table is the whole one.
@@ -50,6 +53,7 @@ describe('a sweep in shards, merged', () => {
         mergedHtml,
       ]);
       expect(merged.stdout).toBe(single.stdout);
+      expect(merged.stderr).toContain('controls (rows that must show damage): order-naive dups 6');
       const report = JSON.parse(readFileSync(mergedJson, 'utf8')) as JsonReport;
       const parts = [1, 2].map((k) => JSON.parse(readFileSync(path.join(dir, `${k}.json`), 'utf8')) as JsonReport);
       // Every scenario of the two shards once, in a single sweep's order: the first pass, then the second, by kill indexes.
@@ -87,6 +91,16 @@ describe('a sweep in shards, merged', () => {
       );
       expect(await refused([mergedJson])).toMatch(/is the report of a whole sweep, not of a shard/);
       expect(await refused([])).toMatch(/^2: merge needs the JSON report of every shard/);
+      // Shards whose control shows no damage (the duplicates taken out of their rows): the merged sweep
+      // fails for it, with the reason, after printing its table.
+      const blind = parts.map((p, i) => {
+        const file = path.join(dir, `blind-${i + 1}.json`);
+        writeFileSync(file, JSON.stringify({ ...p, rows: p.rows.map((r) => ({ ...r, withDups: 0, dups: 0 })) }));
+        return file;
+      });
+      expect(await refused(blind)).toMatch(
+        /control order-naive \(order, naive\) showed no damage: .* cannot see damage[^]*^1 control row\(s\) showed no damage/m,
+      );
     } finally {
       await server.teardown();
     }

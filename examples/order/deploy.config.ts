@@ -13,6 +13,8 @@ export default defineSweep({
       name: 'order-deploy-careless',
       label: 'order, fixed: next build reorders',
       nextBuild: require.resolve('./deploy/careless'),
+      // A control: the careless change must show its damage, or the sweep cannot see any.
+      control: true,
     },
     {
       name: 'order-deploy-patched',

@@ -242,6 +242,12 @@ const AGENT_KEYLESS_LOOKUP: AgentRow = {
   input: (base) => ({ ...triageRun(base), keyless: true, lookup: true }),
 };
 
+/**
+ * A control (`SuiteRow.control`): a row known to do damage under its faults, which must show some, or
+ * the sweep fails (`judge/controls.ts`). Each group that shows damage has one or more: its naive rows.
+ */
+const control = (v: AgentRow): AgentRow => ({ ...v, control: true });
+
 /** The agent loop on the keyless tracker with no lookup: a person settles what it cannot repeat. */
 const AGENT_KEYLESS: AgentRow = {
   name: 'agent-keyless',
@@ -265,7 +271,7 @@ const keyedLoop: AgentRow = { ...AGENT_KEYED, label: 'agent loop, keyed' };
 
 /** Every variant, in table order: the five designs, then the agent loop and its harder cases. */
 export const AGENT_ROWS: readonly AgentRow[] = [
-  design('turn', 'save once per turn', 'keyless'),
+  control(design('turn', 'save once per turn', 'keyless')),
   design('reply', 'save after the reply', 'keyless'),
   design('keys', '+ idempotency keys', 'keyed'),
   design('markers', '+ attempt markers, no keys', 'keyless'),
@@ -335,32 +341,36 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   serverDies('agent-server-worker', 'agent loop, keyed: server and worker die', 'worker-dies'),
   // A receiver slower than the tool's timeout: the damage of a tracker that does not claim a key in
   // flight, and of a lookup that trusts "not found" while the first request may still commit; then each fixed.
-  slow('agent-slow-unclaimed', 'agent loop, keyed: key not claimed in flight', 'slowKeyedUnclaimed', false, true),
+  control(
+    slow('agent-slow-unclaimed', 'agent loop, keyed: key not claimed in flight', 'slowKeyedUnclaimed', false, true),
+  ),
   slow('agent-slow', 'agent loop, keyed: 409 while the key is in flight', 'slowKeyed', false),
-  slow(
-    'agent-slow-keyless-silent',
-    'agent loop, keyless + lookup: no commit deadline',
-    'slowKeylessSilent',
-    true,
-    true,
+  control(
+    slow(
+      'agent-slow-keyless-silent',
+      'agent loop, keyless + lookup: no commit deadline',
+      'slowKeylessSilent',
+      true,
+      true,
+    ),
   ),
   slow('agent-slow-keyless', 'agent loop, keyless + lookup: waits out the deadline', 'slowKeyless', true),
   // The network loses a run's first write or its reply, and the caller cannot tell which: a loop that
   // repeats the write without a key makes it twice; the loop with keys repeats it harmlessly; without
   // keys, a lookup settles it, and without a lookup a person is asked.
-  partitioned(design('reply', 'save after the reply', 'keyless'), 'reply', true),
+  control(partitioned(design('reply', 'save after the reply', 'keyless'), 'reply', true)),
   partitioned(keyedLoop, 'reply'),
   partitioned(AGENT_KEYLESS_LOOKUP, 'reply'),
-  partitioned(AGENT_KEYLESS, 'request', true),
+  control(partitioned(AGENT_KEYLESS, 'request', true)),
   partitioned(AGENT_KEYLESS_LOOKUP, 'request'),
   // A person who answers "did it happen?" wrongly: harm where a person is asked (markers without keys,
   // the keyless loop without lookup), none where keys leave nobody to ask.
-  {
+  control({
     ...design('markers', 'markers, no keys: every answer wrong', 'keyless'),
     name: 'markers-wrong',
     person: 'wrong',
     group: PERSON_GROUP,
-  },
+  }),
   {
     ...design('keys-markers', 'keys and markers: every answer wrong', 'keyed'),
     name: 'keys-markers-wrong',
@@ -399,7 +409,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   },
   // A model that answers a repeated conversation with other calls: a repeated turn leaves writes no
   // reply in history accounts for (orphans); the loop that saves the reply before any tool runs never does.
-  fickle(design('turn', '', 'keyless'), 'turn-fickle', 'save once per turn: model changes its mind'),
+  control(fickle(design('turn', '', 'keyless'), 'turn-fickle', 'save once per turn: model changes its mind')),
   fickle(design('reply', '', 'keyless'), 'reply-fickle', 'save after the reply: model changes its mind'),
   fickle(AGENT_KEYED, 'agent-fickle', 'agent loop, keyed: model changes its mind'),
   // A reset to the last task runs that task again from the history it keeps, the model's reply
@@ -407,8 +417,8 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   // the model again and sends every call again: a model that changes its mind orphans what the run
   // did, and a receiver without keys gets it twice. Reading them, it takes the earlier reply and
   // the earlier calls' outcomes.
-  reset(blind(keyedLoop), 'first', true),
-  reset(blind(AGENT_KEYLESS_LOOKUP), 'first'),
+  control(reset(blind(keyedLoop), 'first', true)),
+  control(reset(blind(AGENT_KEYLESS_LOOKUP), 'first')),
   reset(keyedLoop, 'last'),
   reset(keyedLoop, 'first'),
   reset(keyedLoop, 'last', true),
@@ -417,8 +427,8 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   reset(AGENT_KEYLESS_LOOKUP, 'first', true),
   reset(design('reply', 'save after the reply', 'keyless'), 'first'),
   reset(design('reply', 'save after the reply', 'keyless'), 'first', true),
-  retried(blind(keyedLoop), true),
-  retried(blind(AGENT_KEYLESS_LOOKUP)),
+  control(retried(blind(keyedLoop), true)),
+  control(retried(blind(AGENT_KEYLESS_LOOKUP))),
   retried(keyedLoop),
   retried(keyedLoop, true),
   retried(AGENT_KEYLESS_LOOKUP),

@@ -13,6 +13,8 @@ import { htmlReport } from '../report/html';
 import { formatReruns, jsonReport, rerunCommand } from '../report/json';
 import { formatTimings } from '../engine/timings';
 import { describeStuck } from '../judge/stuck';
+import { formatControls } from '../judge/controls';
+import { FAULTS, faultNamed } from '../faults';
 import { selectRows } from '../agent/rows';
 
 const USAGE =
@@ -25,7 +27,7 @@ Without --config: the agent loop and the five designs. With --config FILE: your 
 (crash-sweep.config.ts; see docs/config.md).
   --variant NAME,...   only these rows          --scenario N|N.M   one scenario (needs one --variant)
   --full               the second pass too: every restart killed again at each of its points
-                       (the agent's whole table takes about 38 minutes on 2 cores; the first pass, 3)
+                       (the agent's whole table takes about 85 minutes on 2 cores; the first pass, 4)
   --once               the first pass only (the default)
   --json/--html FILE   every scenario, as data or as a page
   --keep-server        keep the dev server and its Web UI after the sweep
@@ -36,13 +38,26 @@ Without --config: the agent loop and the five designs. With --config FILE: your 
   --reruns N           run a scenario that erred (a busy machine: a live task timed out, a kill
                        landed late) again up to N times, alone; it counts only when clean (default ${DEFAULT_RERUNS})
   --shard K/N          run the K-th of N shares of the scenarios, one sweep process of N on one server
-                       (--address); join their --json reports with: ${MERGE_USAGE}`;
+                       (--address); join their --json reports with: ${MERGE_USAGE}
+A row marked control must show damage: if one shows none, the sweep fails (it cannot see damage).
+Faults (sweep/faults/; a config row names those marked * in rows[].faults):
+${FAULTS.map((f) => `  ${isNameable(f.name) ? '*' : ' '} ${f.name.padEnd(32)} ${f.summary}`).join('\n')}`;
+
+/** Whether a config row may name the fault (`rows[].faults`). */
+function isNameable(name: string): boolean {
+  try {
+    faultNamed(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * `npm run sweep`: the crash sweep, of the agent loop and the designs, or with `--config FILE` of a
  * user's own workflow (`crash-sweep.config.ts`; also the `crash-sweep` bin). Progress goes to stderr, the table to stdout; `--json` writes
- * every scenario, `--html` a page that shows them (one self-contained file). Exits 1 if any kill did not land, any run did not finish, or any history shows a
- * timeout no kill caused.
+ * every scenario, `--html` a page that shows them (one self-contained file). Exits 1 if any kill did not land, any run did not finish, any history shows a
+ * timeout no kill caused, or a control row showed no damage.
  */
 async function main(): Promise<void> {
   if (process.argv[2] === 'merge') return mergeCommand(process.argv.slice(3));
@@ -165,6 +180,10 @@ async function main(): Promise<void> {
     writeFileSync(values.html, htmlReport(data));
     console.error(`wrote the report to ${values.html}`);
   }
+  // A control that shows no damage fails the sweep (not judged for one scenario or a shard).
+  if (report.controls) console.error(formatControls(report.controls));
+  const blindControls = report.controls?.failures ?? [];
+  for (const line of blindControls) console.error(line);
   // Runs that can never finish are damage, not errors: each is named with its cause.
   const stuck = report.scenarios.filter((s) => s.stuck);
   for (const s of stuck.slice(0, 20))
@@ -193,6 +212,10 @@ async function main(): Promise<void> {
     await report.kept.stop();
   }
   if (failed.length > 0) throw new Error(`${failed.length} scenario(s) failed: the table above does not count them`);
+  if (blindControls.length > 0)
+    throw new Error(
+      `${blindControls.length} control row(s) showed no damage: the table above cannot be trusted to see any`,
+    );
 }
 
 /**

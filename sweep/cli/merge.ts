@@ -6,10 +6,11 @@ import { formatTable } from '../report/table';
 import { htmlReport } from '../report/html';
 import { formatReruns } from '../report/json';
 import { mergeShards, parseShardReport } from '../report/merge';
+import { formatControls, judgeControls } from '../judge/controls';
 
 export const MERGE_USAGE = 'npx crash-sweep merge SHARD.json... [--json FILE] [--html FILE]';
 
-/** Prints the merged table on stdout; exits 1 (by throwing) if any scenario of any shard erred, as the sweep does. */
+/** Prints the merged table on stdout; exits 1 (by throwing) if any scenario of any shard erred or a control showed no damage, as the sweep does. */
 export async function mergeCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandLine(
     argv,
@@ -45,7 +46,15 @@ export async function mergeCommand(argv: string[]): Promise<void> {
     writeFileSync(values.html, htmlReport(merged));
     console.error(`wrote the report to ${values.html}`);
   }
+  // The whole sweep is here again: its controls are judged as a single sweep's are.
+  const controls = judgeControls(merged.rows);
+  console.error(formatControls(controls));
+  for (const line of controls.failures) console.error(line);
   const failed = merged.scenarios.filter((s) => s.error);
   for (const s of failed.slice(0, 20)) console.error(`error: ${s.id}: ${s.error}`);
   if (failed.length > 0) throw new Error(`${failed.length} scenario(s) failed: the table above does not count them`);
+  if (controls.failures.length > 0)
+    throw new Error(
+      `${controls.failures.length} control row(s) showed no damage: the table above cannot be trusted to see any`,
+    );
 }

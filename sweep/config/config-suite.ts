@@ -17,11 +17,12 @@ import { faultNamed, newBuild, reset, serverDeathOf, serverDies, slowReceiver } 
 /** The rows a config declares: its `rows`, or one row named after the config (or its file). */
 export function configRows(config: SweepConfig, file: string): SuiteRow[] {
   const name = config.name ?? path.basename(file).replace(/(\.crash-sweep)?\.config\.[cm]?[jt]s$|\.[cm]?[jt]s$/, '');
-  const rows = config.rows ?? [{ name, label: config.label }];
+  const rows = config.rows ?? [{ name, label: config.label, control: config.control }];
   return rows.map((r) => ({
     name: r.name,
     label: r.label ?? r.name,
     ...(r.firstPassOnly ? { firstPassOnly: true } : {}),
+    ...(r.control ? { control: true } : {}),
     faults: [
       ...(r.slowActivities ? [slowReceiver({ activities: r.slowActivities })] : []),
       ...(r.serverDies ? [serverDies(r.serverDies)] : []),

@@ -54,6 +54,12 @@ export interface SweepConfig {
   /** The row's label in the table. Default: the name. */
   label?: string;
   /**
+   * The row is a control (of a config without `rows`): a workflow known to do damage (your code before
+   * its fix, say), which must show some. If it shows none, the sweep fails: it cannot see damage, and
+   * the zeros of your other configs' rows prove nothing. Default `false`.
+   */
+  control?: boolean;
+  /**
    * Several rows from one file; each run gets its row's name. Default: one row. `slowActivities`: the
    * activity types whose receiver, in this row, is slower than their timeout (they may time out in a
    * live worker, and the audit accepts it for them alone); `firstPassOnly`: no second pass for the row;
@@ -65,7 +71,8 @@ export interface SweepConfig {
    * `faults`: any of the sweep's faults by name (`docs/config.md` lists them: `reset:first-task`,
    * `retry`, `cancel`, `terminate`, `server-dies:worker-dies`, ...), besides those the fields above name;
    * `nextBuild`: a deploy mid-run, the `new-build` fault: the workflows of the next build (a path, as
-   * `workflowsPath`), which every worker after the first kill runs instead of `workflowsPath`'s.
+   * `workflowsPath`), which every worker after the first kill runs instead of `workflowsPath`'s;
+   * `control`: the row is known to do damage and must show some, or the sweep fails (see `control`).
    */
   rows?: Array<{
     name: string;
@@ -76,6 +83,7 @@ export interface SweepConfig {
     reset?: 'last-task' | 'first-task';
     faults?: string[];
     nextBuild?: string;
+    control?: boolean;
   }>;
   /** Your workflows, as for `Worker.create`: `require.resolve('./workflows')`. */
   workflowsPath: string;

@@ -67,11 +67,17 @@ export function loadSweepConfig(file: string): { config: SweepConfig; file: stri
         `rows: ${JSON.stringify(r.name)} has nextBuild ${JSON.stringify(r.nextBuild)} (the next build's workflows, a path as workflowsPath, if given)`,
       );
     }
+    if (r?.control !== undefined && typeof r.control !== 'boolean') {
+      wrong.push(`rows: ${JSON.stringify(r.name)} has control ${JSON.stringify(r.control)} (true or false, if given)`);
+    }
     if (r?.reset !== undefined && r.reset !== 'last-task' && r.reset !== 'first-task') {
       wrong.push(
         `rows: ${JSON.stringify(r.name)} has reset ${JSON.stringify(r.reset)} (last-task or first-task, if given)`,
       );
     }
+  }
+  if (config.control !== undefined && typeof config.control !== 'boolean') {
+    wrong.push(`control ${JSON.stringify(config.control)} (true or false, if given)`);
   }
   if (
     config.activityTimeouts !== undefined &&

@@ -5,6 +5,7 @@ import { firstPass, parseScenarioLabel, pickRows, secondPass, shareOf, type Shar
 import { newScenario, type Scenario } from './scenario';
 import { timedOutActivityType } from '../judge/audit';
 import { compareCleanRuns, describeParting, describeSetup } from '../judge/clean-twice';
+import { judgeControls, type ControlVerdict } from '../judge/controls';
 import { pointKey, samePointForEveryRun } from '../worker/line-protocol';
 import { startServer, type SweepServer, type TemporalHost } from '../hosts/sweep-server';
 import type { SweepSuite } from './suite';
@@ -80,6 +81,8 @@ export interface Rerun {
 /** The sweep's findings. */
 export interface SweepReport {
   rows: Row[];
+  /** The control rows and what they showed (`judge/controls.ts`); null for one scenario or a shard. */
+  controls: ControlVerdict | null;
   /** The table of the first pass alone: what a sweep without the second pass prints. */
   firstPass: Row[];
   scenarios: Scenario[];
@@ -381,8 +384,11 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       if (s.outcome && s.end && expected && s.end !== expected && s.end !== stop) s.otherEnd = { expected };
     }
     const temporalKills = (await Promise.all([...killable.values()])).reduce((sum, t) => sum + t.kills, 0);
+    const table = summarize(rows, scenarios, cleanOutcomes);
     return {
-      rows: summarize(rows, scenarios, cleanOutcomes),
+      rows: table,
+      // A part of the scenarios (one, or a shard) proves nothing of a control: only a whole sweep judges them.
+      controls: only || options.shard ? null : judgeControls(table),
       firstPass: summarize(rows, once, cleanOutcomes),
       scenarios,
       reruns,

@@ -63,6 +63,12 @@ export interface SuiteRow {
    * the row's restarts are too long for the second pass's batches. Default `false`.
    */
   firstPassOnly?: boolean;
+  /**
+   * A control: a row known to do damage under its faults (a loop without keys, a careless deploy),
+   * which must show some. A sweep in which a control shows none fails (`judge/controls.ts`): it cannot
+   * see damage, and the other rows' zeros prove nothing. Default `false`.
+   */
+  control?: boolean;
 }
 
 /** A run the engine started for a scenario. */

@@ -79,6 +79,8 @@ export interface Row {
   otherEnds: number;
   /** Scenarios whose kill did not land or whose run did not finish: each one fails the sweep. */
   errors: number;
+  /** A control: a row that must show damage (`SuiteRow.control`, `controls.ts`). Absent: not one. */
+  control?: true;
 }
 
 /** The group of a row in which only the worker fails. */
@@ -95,8 +97,9 @@ export interface CountedScenario {
 }
 
 /** A row of the table with every count 0. */
-export function emptyRow(v: { name: string; label: string; group?: string }): Row {
+export function emptyRow(v: { name: string; label: string; group?: string; control?: boolean }): Row {
   return {
+    ...(v.control ? { control: true as const } : {}),
     name: v.name,
     label: v.label,
     group: v.group ?? WORKER_GROUP,
@@ -118,7 +121,7 @@ export function emptyRow(v: { name: string; label: string; group?: string }): Ro
 
 /** Sums each row's scenarios; `clean` is what each row's clean run made (calls, approvals). */
 export function summarize(
-  rows: ReadonlyArray<{ name: string; label: string; group?: string }>,
+  rows: ReadonlyArray<{ name: string; label: string; group?: string; control?: boolean }>,
   scenarios: ReadonlyArray<CountedScenario>,
   clean: Map<string, Outcome>,
 ): Row[] {

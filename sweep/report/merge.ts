@@ -31,6 +31,7 @@ const row = z.object({
   stuck: count.default(0),
   otherEnds: count.default(0),
   errors: count,
+  control: z.literal(true).optional(),
 });
 /** What merging reads of a report, checked where the file comes in; the rest of each scenario passes through. */
 const shardReport = z.object({

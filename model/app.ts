@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { guardHosts, httpPolicy, type HostPolicy } from '../common/http-guard';
-import { changedMind, OffScriptError, playScript, type ChatMessage } from './script';
+import { changedMind, OffScriptError, playScript, type ChatMessage, type FickleIds } from './script';
 
 /** Options of {@link buildModelServer}. */
 export interface ModelServerOptions {
@@ -10,9 +10,10 @@ export interface ModelServerOptions {
   logger?: boolean;
   /**
    * Runs whose model changes its mind: asked a conversation it has answered before, it answers with
-   * other tool calls (`changedMind`). Default: none (the same conversation always gets the same reply).
+   * other tool calls (`changedMind`), under new ids or the same ones (`FickleIds`); `false` for a run
+   * whose model does not. Default: none (the same conversation always gets the same reply).
    */
-  fickle?: (runId: string) => boolean;
+  fickle?: (runId: string) => FickleIds | false;
   /** The `Host` names and browser `Origin`s it answers to; any other is 403. Default the loopback names. */
   hosts?: HostPolicy;
 }
@@ -65,11 +66,12 @@ export function buildModelServer(options: ModelServerOptions = {}): FastifyInsta
           messages,
           tools.map((t) => t.function?.name),
         );
-        if (options.fickle?.(user)) {
+        const fickle = options.fickle?.(user) ?? false;
+        if (fickle) {
           const conversation = `${user} ${createHash('sha256').update(JSON.stringify(messages)).digest('hex')}`;
           const take = (asked.get(conversation) ?? 0) + 1;
           asked.set(conversation, take);
-          scripted = changedMind(scripted, take);
+          scripted = changedMind(scripted, take, fickle);
         }
       } catch (err) {
         if (err instanceof OffScriptError) return reply.code(400).send(openAiError(err.message));

@@ -13,17 +13,25 @@ export type { ChatMessage, ToolCall };
 export type ScriptReply = { kind: 'tools'; calls: ToolCall[] } | { kind: 'answer'; text: string };
 
 /**
- * The reply of a model that changed its mind: asked a conversation for the `take`-th time (2, 3...),
- * it answers with the same tools under new call ids, and new issues under another title.
+ * How a model that changed its mind names its calls: under new ids (as providers that make a fresh
+ * id per reply do), or under the same ids as before (as a provider or framework that numbers calls
+ * by their place does), so a call with other arguments comes under an id the run has seen.
  */
-export function changedMind(reply: ScriptReply, take: number): ScriptReply {
+export type FickleIds = 'new-ids' | 'same-ids';
+
+/**
+ * The reply of a model that changed its mind: asked a conversation for the `take`-th time (2, 3...),
+ * it answers with the same tools, new issues under another title, and call ids as `ids` says.
+ */
+export function changedMind(reply: ScriptReply, take: number, ids: FickleIds = 'new-ids'): ScriptReply {
   if (reply.kind !== 'tools' || take < 2) return reply;
   return {
     kind: 'tools',
     calls: reply.calls.map((c) => {
       const args = JSON.parse(c.function.arguments) as Record<string, unknown>;
       if (c.function.name === 'create_issue') args.title = `${String(args.title)} (take ${take})`;
-      return { ...c, id: `${c.id}_take${take}`, function: { ...c.function, arguments: JSON.stringify(args) } };
+      const id = ids === 'same-ids' ? c.id : `${c.id}_take${take}`;
+      return { ...c, id, function: { ...c.function, arguments: JSON.stringify(args) } };
     }),
   };
 }

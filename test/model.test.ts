@@ -85,7 +85,9 @@ describe('scripted model server, through the official openai client', () => {
 
 describe('a model that changes its mind (the sweep fickle rows)', () => {
   test('asked a conversation again, it answers with other call ids and titles; the script follows its own calls by tool', async () => {
-    const fickle = buildModelServer({ fickle: (run) => run.startsWith('fickle-') });
+    const fickle = buildModelServer({
+      fickle: (run) => (run.startsWith('fickle-') ? 'new-ids' : run.startsWith('same-') ? 'same-ids' : false),
+    });
     const post = async (run: string, messages: Message[]) => {
       const res = await fickle.inject({
         method: 'POST',
@@ -107,6 +109,11 @@ describe('a model that changes its mind (the sweep fickle rows)', () => {
       expect(first.tool_calls!.map((c) => c.id)).toEqual(['call_create_1', 'call_create_2']);
       expect(again.tool_calls!.map((c) => c.id)).toEqual(['call_create_1_take2', 'call_create_2_take2']);
       expect(JSON.parse(again.tool_calls![0].function.arguments).title).toMatch(/ \(take 2\)$/);
+      // A model that numbers its calls changes its mind under the ids it used before.
+      await post('same-1', task);
+      const same = await post('same-1', task);
+      expect(same.tool_calls!.map((c) => c.id)).toEqual(['call_create_1', 'call_create_2']);
+      expect(JSON.parse(same.tool_calls![0].function.arguments).title).toMatch(/ \(take 2\)$/);
       // Another run, or a run that is not fickle, starts from the script.
       expect((await post('fickle-2', task)).tool_calls!.map((c) => c.id)).toEqual(['call_create_1', 'call_create_2']);
       expect((await post('steady', task)).tool_calls![0].id).toBe('call_create_1');

@@ -25,18 +25,36 @@ describe('effects are counted one expected effect at a time, from the tracker ro
     store.addComment('r', 1, trace('call_comment_1'), now);
     expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({
       dups: 0,
+      diverged: 0,
       missing: 0,
       orphans: 0,
       details: { issues: 2, comments: 1 },
     });
   });
 
-  test('one issue lost and the other made twice shows as 1 missing and 1 duplicate, not as a net 0', () => {
+  test('a call made again with other arguments under its key diverged: each other content counts there, copies alike as duplicates', () => {
     store.createIssue('r', 'one', trace('call_create_1'), [], now);
-    store.createIssue('r', 'one again', trace('call_create_1'), [], now);
+    store.createIssue('r', 'one (take 2)', trace('call_create_1'), [], now);
+    store.createIssue('r', 'one (take 2)', trace('call_create_1'), [], now);
+    store.createIssue('r', 'two', trace('call_create_2'), ['bug'], now);
+    store.createIssue('r', 'two', trace('call_create_2'), ['bug', 'checkout'], now);
     store.addComment('r', 1, trace('call_comment_1'), now);
     expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({
       dups: 1,
+      diverged: 2,
+      missing: 0,
+      orphans: 0,
+      details: { issues: 5, comments: 1 },
+    });
+  });
+
+  test('one issue lost and the other made twice shows as 1 missing and 1 duplicate, not as a net 0', () => {
+    store.createIssue('r', 'one', trace('call_create_1'), [], now);
+    store.createIssue('r', 'one', trace('call_create_1'), [], now);
+    store.addComment('r', 1, trace('call_comment_1'), now);
+    expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({
+      dups: 1,
+      diverged: 0,
       missing: 1,
       orphans: 0,
       details: { issues: 2, comments: 1 },
@@ -49,6 +67,7 @@ describe('effects are counted one expected effect at a time, from the tracker ro
     store.addComment('r', 2, trace('call_comment_1'), now);
     expect(countEffects(store, 'r', RUN, TRIAGE_EFFECTS)).toEqual({
       dups: 1,
+      diverged: 0,
       missing: 1,
       orphans: 0,
       details: { issues: 2, comments: 1 },

@@ -29,7 +29,19 @@ function scenario(
     finalPoints: [],
     ...(outcome === null
       ? { error: 'kill 1 never landed' }
-      : { outcome: { dups: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0, ...outcome } }),
+      : {
+          outcome: {
+            dups: 0,
+            diverged: 0,
+            missing: 0,
+            orphans: 0,
+            halfDone: 0,
+            asks: 0,
+            calls: 3,
+            approvals: 0,
+            ...outcome,
+          },
+        }),
   };
 }
 
@@ -44,7 +56,9 @@ describe('sweep report', () => {
         scenario(turn, null, 'twice'),
         scenario(reply, { asks: 3, missing: 1 }),
       ],
-      new Map([['turn', { dups: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }]]),
+      new Map([
+        ['turn', { dups: 0, diverged: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }],
+      ]),
     );
     expect(rows[0]).toMatchObject({ once: 1, twice: 3, withDups: 2, dups: 3, callsExtra: 1, errors: 1 });
     expect(rows[1]).toMatchObject({ once: 1, twice: 0, withDups: 0, asks: 3, missing: 1, errors: 0 });
@@ -54,7 +68,9 @@ describe('sweep report', () => {
     const rows = summarize(
       [turn],
       [scenario(turn, { dups: 1 })],
-      new Map([['turn', { dups: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }]]),
+      new Map([
+        ['turn', { dups: 0, diverged: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }],
+      ]),
     );
     expect(formatTable(rows)).toBe(
       [
@@ -71,7 +87,7 @@ describe('sweep report', () => {
     const clean = new Map(
       [turn, wrong].map((v) => [
         v.name,
-        { dups: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 },
+        { dups: 0, diverged: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 },
       ]),
     );
     const table = formatTable(summarize([turn, wrong], [scenario(turn), scenario(wrong)], clean)).split('\n');
@@ -90,7 +106,7 @@ describe('sweep report', () => {
     const clean = new Map(
       [turn, wrong].map((v) => [
         v.name,
-        { dups: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 },
+        { dups: 0, diverged: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 },
       ]),
     );
     const rows = summarize([turn, wrong], [], clean);
@@ -111,7 +127,7 @@ describe('sweep report', () => {
 
   test("the HTML report has the printed table's columns (errors too when a row has any), and the suite's notes", () => {
     const clean = new Map([
-      [turn.name, { dups: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }],
+      [turn.name, { dups: 0, diverged: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }],
     ]);
     const [row] = summarize([turn], [], clean);
     const page = (rows: (typeof row)[], notes: string[]) =>
@@ -127,7 +143,7 @@ describe('sweep report', () => {
 
   test('a run that could never finish counts in the stuck column, shown only when a row has one', () => {
     const clean = new Map([
-      [turn.name, { dups: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }],
+      [turn.name, { dups: 0, diverged: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }],
     ]);
     const stuck = {
       ...scenario(turn, { missing: 1, calls: 3 }),
@@ -137,6 +153,19 @@ describe('sweep report', () => {
     expect(rows[0]).toMatchObject({ once: 2, stuck: 1, missing: 1, errors: 0 });
     expect(formatTable(rows).split('\n')[0]).toMatch(/ appr\+ {2}stuck$/);
     expect(formatTable(summarize([turn], [scenario(turn, { calls: 3 })], clean))).not.toMatch(/stuck/);
+  });
+
+  test('a call acted on again with other arguments counts in the diverged column, apart from dups, shown only when a row has one', () => {
+    const clean = new Map([
+      [turn.name, { dups: 0, diverged: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }],
+    ]);
+    const rows = summarize([turn], [scenario(turn, { dups: 1, diverged: 2 }), scenario(turn, { diverged: 1 })], clean);
+    expect(rows[0]).toMatchObject({ once: 2, withDups: 1, dups: 1, diverged: 3 });
+    expect(formatTable(rows).split('\n')).toEqual([
+      expect.stringMatching(/ appr\+ {2}diverged$/),
+      expect.stringMatching(/ +2 +0 +1 +1 +0 +0 +0 +0 +0 +3$/),
+    ]);
+    expect(formatTable(summarize([turn], [scenario(turn, { dups: 1 })], clean))).not.toMatch(/diverged/);
   });
 
   test('the command that runs a scenario again is the one that started the sweep where it ran', () => {
@@ -194,7 +223,7 @@ describe('sweep report', () => {
 
   test('approvals and paid calls count only beyond what the clean run made', () => {
     const clean = new Map([
-      ['reply', { dups: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 2 }],
+      ['reply', { dups: 0, diverged: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 2 }],
     ]);
     const rows = summarize(
       [reply],

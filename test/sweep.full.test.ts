@@ -102,6 +102,18 @@ describe(`crash sweep: every variant killed at every recorded point, ${wholeTabl
     }
   });
 
+  test('a model that changes its mind under the ids it used: without keys the same call acts again with other arguments (diverged); the keyed tracker refuses it; the loop reading its earlier executions never meets it', () => {
+    for (const name of ['turn-fickle-same-ids', 'reply-reset-first-fickle-same-ids'])
+      expect([name, rows[name].diverged > 0]).toEqual([name, true]);
+    for (const name of [
+      'agent-fickle-same-ids',
+      'agent-blind-reset-first-fickle-same-ids',
+      'agent-reset-first-fickle-same-ids',
+    ])
+      expect([name, rows[name].diverged, rows[name].dups, rows[name].missing]).toEqual([name, 0, 0, 0]);
+    expect(rows['agent-reset-first-fickle-same-ids']).toMatchObject({ orphans: 0, asks: 0 });
+  });
+
   test('every control row shows damage: the sweep sees what the naive loops do (judge/controls.ts)', () => {
     expect(report.controls!.failures).toEqual([]);
     expect(report.controls!.controls.map((c) => c.name)).toEqual(

@@ -163,7 +163,7 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
       return plan;
     },
     start: (client, run) => {
-      if (run.row.model === 'fickle') world.fickleRuns.add(run.runId);
+      if (run.row.model) world.fickleRuns.set(run.runId, run.row.model === 'fickle-same-ids' ? 'same-ids' : 'new-ids');
       return client.workflow.start(run.row.workflowType, runOptions(run, trackerOf(run).url));
     },
     onPoint(run, event) {
@@ -196,7 +196,7 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
           ? await effectsInHistory(run.client, run.workflowId)
           : (run.row.expects ?? TRIAGE_EFFECTS);
       const counted = countEffects(trackerOf(run).store, run.tag, run.runId, expected);
-      const { dups, orphans, details } = counted;
+      const { dups, diverged, orphans, details } = counted;
       const [missing, halfDone] = stopped ? [0, counted.missing] : [counted.missing, 0];
       const asks = person.asksFor(run.workflowId);
       if ((await payloads.objectsOf(run.workflowId)).length > 0) {
@@ -209,6 +209,7 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
         throw new Error(`the run counted ${questionsAsked} questions, the person was asked ${asks}`);
       return {
         dups,
+        diverged,
         missing,
         orphans,
         halfDone,

@@ -21,11 +21,14 @@ export const TRIAGE_EFFECTS: readonly ExpectedEffect[] = [
 
 /**
  * What a run left in the tracker, effect by effect: `dups` counts copies beyond the first of each
- * expected effect and rows of an expected call in the wrong place; `orphans`, rows that carry the
- * trace of no expected call (a call of a reply that is not the one the run kept); `missing`, expected
- * effects with no row at all, or whose only rows are in the wrong place; `details`, the issues and comments.
+ * expected effect that are the same as another, and rows of an expected call in the wrong place;
+ * `diverged`, copies of an expected call whose content differs (an issue's title, body or labels, a
+ * comment's text: the call made again with other arguments, under the same key); `orphans`, rows that
+ * carry the trace of no expected call (a call of a reply that is not the one the run kept);
+ * `missing`, expected effects with no row at all, or whose only rows are in the wrong place;
+ * `details`, the issues and comments.
  */
-export type EffectCounts = Required<Pick<Counts, 'dups' | 'missing' | 'orphans'>> & {
+export type EffectCounts = Required<Pick<Counts, 'dups' | 'diverged' | 'missing' | 'orphans'>> & {
   details: { issues: number; comments: number };
 };
 
@@ -45,6 +48,7 @@ export function countEffects(
   const traceOf = (callId: string) => traceLine(key(runId, callId));
   const has = (body: string, callId: string) => body.includes(traceOf(callId));
   let dups = 0;
+  let diverged = 0;
   let missing = 0;
   const accounted = new Set<object>();
   for (const effect of expected) {
@@ -56,7 +60,10 @@ export function countEffects(
             .flatMap((i) => i.comments.filter((c) => has(c.body, effect.callId)));
     for (const row of rows) accounted.add(row);
     if (rows.length === 0) missing += 1;
-    dups += Math.max(0, rows.length - 1);
+    // Copies alike are duplicates; each content unlike the first is the call acted on with other arguments.
+    const contents = new Set(rows.map((r) => ('title' in r ? JSON.stringify([r.title, r.body, r.labels]) : r.body)));
+    diverged += Math.max(0, contents.size - 1);
+    dups += rows.length - contents.size;
   }
   const all = [...issues, ...issues.flatMap((i) => i.comments)];
   const extra = all.filter((row) => !accounted.has(row));
@@ -64,5 +71,5 @@ export function countEffects(
   const misplaced = extra.filter((row) => expected.some((e) => has(row.body, e.callId))).length;
   dups += misplaced;
   const orphans = extra.length - misplaced;
-  return { dups, missing, orphans, details: { issues: issues.length, comments: all.length - issues.length } };
+  return { dups, diverged, missing, orphans, details: { issues: issues.length, comments: all.length - issues.length } };
 }

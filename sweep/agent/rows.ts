@@ -66,8 +66,11 @@ export interface AgentRow extends SuiteRow {
    * for a model that changes its mind). Default the triage script's (`TRIAGE_EFFECTS`).
    */
   expects?: readonly ExpectedEffect[] | 'history';
-  /** `fickle`: asked a conversation again, the model answers with other calls. Default: the same reply. */
-  model?: 'fickle';
+  /**
+   * `fickle`: asked a conversation again, the model answers with other calls, under new ids;
+   * `fickle-same-ids`: under the ids it used before (a model that numbers its calls). Default: the same reply.
+   */
+  model?: 'fickle' | 'fickle-same-ids';
   /** The workflow-task timeout of its runs. Default the sweep's (`SWEEP_WORKFLOW_TASK_TIMEOUT`). */
   workflowTaskTimeout?: Duration;
 }
@@ -161,12 +164,15 @@ const partitioned = (v: AgentRow, lost: Lost, damaged = false): AgentRow => ({
   group: PARTITION_GROUP,
 });
 
-/** A row of {@link MODEL_GROUP}: a fickle model, its writes counted against the replies in history. */
-const fickle = (v: AgentRow, name: string, label: string): AgentRow => ({
+/**
+ * A row of {@link MODEL_GROUP}: a fickle model, its writes counted against the replies in history;
+ * `same-ids`: it changes its mind under the call ids it used before.
+ */
+const fickle = (v: AgentRow, name: string, label: string, ids: 'new-ids' | 'same-ids' = 'new-ids'): AgentRow => ({
   ...v,
   name,
   label,
-  model: 'fickle',
+  model: ids === 'same-ids' ? 'fickle-same-ids' : 'fickle',
   expects: 'history',
   group: MODEL_GROUP,
 });
@@ -177,14 +183,20 @@ export const RESET_GROUP = 'a person resets the run';
 /**
  * A row of {@link RESET_GROUP}: the run is reset at each point to its last workflow task, or to its
  * first (it starts over from its input and asks the model again); `fickle`: a model that answers a
- * conversation asked again with other calls, its writes counted against the replies in history.
+ * conversation asked again with other calls, its writes counted against the replies in history
+ * (`same-ids`: under the call ids it used before).
  */
-const reset = (v: AgentRow, to: 'last' | 'first', fickleModel = false): AgentRow => ({
+const reset = (v: AgentRow, to: 'last' | 'first', fickleModel: boolean | 'same-ids' = false): AgentRow => ({
   ...v,
-  name: `${v.name}-reset-${to}${fickleModel ? '-fickle' : ''}`,
-  label: `${v.label}: ${fickleModel ? 'fickle, ' : ''}reset to ${to}`,
+  name: `${v.name}-reset-${to}${fickleModel ? '-fickle' : ''}${fickleModel === 'same-ids' ? '-same-ids' : ''}`,
+  label: `${v.label}: ${fickleModel ? 'fickle, ' : ''}${fickleModel === 'same-ids' ? 'same ids, ' : ''}reset to ${to}`,
   faults: [resetRun(to === 'last' ? 'last-task' : 'first-task')],
-  ...(fickleModel ? { model: 'fickle' as const, expects: 'history' as const } : {}),
+  ...(fickleModel
+    ? {
+        model: fickleModel === 'same-ids' ? ('fickle-same-ids' as const) : ('fickle' as const),
+        expects: 'history' as const,
+      }
+    : {}),
   group: RESET_GROUP,
 });
 
@@ -257,6 +269,15 @@ const AGENT_KEYLESS: AgentRow = {
   input: (base) => ({ ...triageRun(base), keyless: true, lookup: false }),
 };
 
+/** The agent loop with an approval gate on its issues: a person approves each before it is filed. */
+const AGENT_APPROVAL: AgentRow = {
+  name: 'agent-approval',
+  label: 'agent loop, approval gate',
+  workflowType: 'agentWorkflow',
+  tracker: 'keyed',
+  input: (base) => ({ ...triageRun(base), approve: ['create_issue'] }),
+};
+
 /** The agent loop on the keyed tracker: the row the others vary. */
 const AGENT_KEYED: AgentRow = {
   name: 'agent',
@@ -303,13 +324,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     input: (base) => ({ ...mcpRun(base, MCP_SERVER_NAMES.keyless), keyless: true, lookup: true }),
     faults: [receiverDies({ receiver: 'mcp' })],
   },
-  {
-    name: 'agent-approval',
-    label: 'agent loop, approval gate',
-    workflowType: 'agentWorkflow',
-    tracker: 'keyed',
-    input: (base) => ({ ...triageRun(base), approve: ['create_issue'] }),
-  },
+  AGENT_APPROVAL,
   // Six turns whose issues carry 20 KB of logs, continued as new every two: large outputs, replies and
   // inputs in the payload store, the conversation by reference across continue-as-new.
   {
@@ -412,6 +427,23 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   control(fickle(design('turn', '', 'keyless'), 'turn-fickle', 'save once per turn: model changes its mind')),
   fickle(design('reply', '', 'keyless'), 'reply-fickle', 'save after the reply: model changes its mind'),
   fickle(AGENT_KEYED, 'agent-fickle', 'agent loop, keyed: model changes its mind'),
+  // A model that changes its mind under the ids it used before: the repeated turn makes the same call
+  // again with other arguments, under the same key (diverged); saving the reply first, it never does.
+  control(
+    fickle(
+      design('turn', '', 'keyless'),
+      'turn-fickle-same-ids',
+      'save once per turn: mind changed, same ids',
+      'same-ids',
+    ),
+  ),
+  fickle(
+    design('reply', '', 'keyless'),
+    'reply-fickle-same-ids',
+    'save after the reply: mind changed, same ids',
+    'same-ids',
+  ),
+  fickle(AGENT_KEYED, 'agent-fickle-same-ids', 'agent loop, keyed: mind changed, same ids', 'same-ids'),
   // A reset to the last task runs that task again from the history it keeps, the model's reply
   // included; a reset to the first throws the reply away. Blind to earlier executions, the loop asks
   // the model again and sends every call again: a model that changes its mind orphans what the run
@@ -427,6 +459,12 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   reset(AGENT_KEYLESS_LOOKUP, 'first', true),
   reset(design('reply', 'save after the reply', 'keyless'), 'first'),
   reset(design('reply', 'save after the reply', 'keyless'), 'first', true),
+  // The same, with a model that changes its mind under the ids it used before: without keys the call is
+  // made again with other arguments (diverged); the keyed tracker refuses a key reused for other
+  // arguments, and the blind loop asks a person; reading its earlier executions, the loop never asks.
+  control(reset(design('reply', 'save after the reply', 'keyless'), 'first', 'same-ids')),
+  reset(blind(keyedLoop), 'first', 'same-ids'),
+  reset(keyedLoop, 'first', 'same-ids'),
   control(retried(blind(keyedLoop), true)),
   control(retried(blind(AGENT_KEYLESS_LOOKUP))),
   retried(keyedLoop),

@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
 import { buildModelServer } from '../../model/app';
+import type { FickleIds } from '../../model/script';
 import { buildTracker, type TrackerOptions } from '../../tracker/app';
 import { SlowCommits } from '../faults';
 import { Store } from '../../tracker/store';
@@ -91,8 +92,11 @@ export interface World {
   /** An `MCP_CONFIG` file with no servers, for lanes that use none. */
   noMcpConfig: string;
   modelUrl: string;
-  /** Runs whose model changes its mind when asked a conversation again (add a run id before it starts). */
-  fickleRuns: Set<string>;
+  /**
+   * Runs whose model changes its mind when asked a conversation again, and how it names its calls
+   * then (set a run id's before it starts).
+   */
+  fickleRuns: Map<string, FickleIds>;
   /** The crash worker as one plain JavaScript file, loaded by every generation without compiling TypeScript. */
   workerScript: string;
   /** The Temporal dev server's process id, where it can be found (Linux), for the benchmark's CPU figures. */
@@ -246,8 +250,8 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     const proxy = await started;
     return { url: proxy.url, store: trackers[kind].store, holdRanOut: (repo) => proxy.ranOut(repo) };
   };
-  const fickleRuns = new Set<string>();
-  const model = buildModelServer({ fickle: (runId) => fickleRuns.has(runId) });
+  const fickleRuns = new Map<string, FickleIds>();
+  const model = buildModelServer({ fickle: (runId) => fickleRuns.get(runId) ?? false });
   apps.push(model);
   const modelUrl = await listen(model);
   const { code } = await bundleWorkflowCode({

@@ -1,10 +1,11 @@
 // Controls: rows known to do damage, which must show some, or the sweep cannot see damage at all.
 import type { Row } from './counting';
 
-/** What a row shows of damage, by its columns: `dups 32`, `asks 40` (empty: none). */
+/** What a row shows of damage, by its columns: `dups 32`, `diverged 3`, `asks 40` (empty: none). */
 export function damageOf(row: Row): string[] {
   const columns: Array<[string, number]> = [
     ['dups', row.dups],
+    ['diverged', row.diverged],
     ['missing', row.missing],
     ['orphans', row.orphans],
     ['asks', row.asks],

@@ -7,8 +7,13 @@
  * `approvals` beyond what the row's clean run made.
  */
 export interface Counts {
-  /** Effects that happened more than once (each extra copy counts). */
+  /** Effects that happened more than once, the same each time (each extra copy counts). */
   dups: number;
+  /**
+   * Calls acted on more than once with other arguments (the same call, by its key, made into effects
+   * that differ: two different charges): each copy unlike the first counts here, not in `dups`. Default 0.
+   */
+  diverged?: number;
   /** Effects that should have happened and did not. */
   missing: number;
   /** Effects nothing in the run accounts for (a call of a model reply the run did not keep). Default 0. */
@@ -36,6 +41,7 @@ export type Outcome = Required<Omit<Counts, 'details'>> & Pick<Counts, 'details'
 export function fillCounts(c: Counts): Outcome {
   return {
     dups: c.dups,
+    diverged: c.diverged ?? 0,
     missing: c.missing,
     orphans: c.orphans ?? 0,
     halfDone: c.halfDone ?? 0,
@@ -61,6 +67,8 @@ export interface Row {
   withDups: number;
   /** Duplicate effects, over all scenarios. */
   dups: number;
+  /** Copies of a call's effect made with other arguments, over all scenarios (`Counts.diverged`). */
+  diverged: number;
   /** Effects that should have happened and did not (the agent: issues and comments the tracker never got). */
   missing: number;
   /** Effects nothing in the run accounts for (the agent: a write of a model reply its history does not hold). */
@@ -107,6 +115,7 @@ export function emptyRow(v: { name: string; label: string; group?: string; contr
     twice: 0,
     withDups: 0,
     dups: 0,
+    diverged: 0,
     missing: 0,
     orphans: 0,
     halfDone: 0,
@@ -140,6 +149,7 @@ export function summarize(
       if (s.otherEnd) row.otherEnds += 1;
       if (o.dups > 0) row.withDups += 1;
       row.dups += o.dups;
+      row.diverged += o.diverged;
       row.missing += o.missing;
       row.orphans += o.orphans;
       row.halfDone += o.halfDone;

@@ -50,11 +50,13 @@ function reruns(data: JsonReport): string {
 /** What a scenario's cell says, worst first. */
 export function verdict(
   s: JsonScenario,
-): 'error' | 'stuck' | 'other-end' | 'missing' | 'dup' | 'orphan' | 'half-done' | 'asked' | 'clean' {
+): 'error' | 'stuck' | 'other-end' | 'missing' | 'diverged' | 'dup' | 'orphan' | 'half-done' | 'asked' | 'clean' {
   if (s.error || !s.outcome) return 'error';
   if (s.stuck) return 'stuck';
   if (s.otherEnd) return 'other-end';
   if (s.outcome.missing > 0) return 'missing';
+  // A report written before the diverged count has none.
+  if ((s.outcome.diverged ?? 0) > 0) return 'diverged';
   if (s.outcome.dups > 0) return 'dup';
   if ((s.outcome.orphans ?? 0) > 0) return 'orphan';
   if ((s.outcome.halfDone ?? 0) > 0) return 'half-done';
@@ -66,6 +68,7 @@ const VERDICTS = {
   clean: 'clean',
   asked: 'asked a person',
   dup: 'duplicated',
+  diverged: 'a call acted on twice with other arguments',
   orphan: 'a write no reply in history accounts for',
   'half-done': 'stopped by a person with a reply half done',
   missing: 'missing an effect',
@@ -162,7 +165,7 @@ table.points td, table.matrix td, table.matrix th { padding: 0 1px; font-size: 1
 td.n { color: #888; text-align: right; padding-right: 6px; }
 td.point { font-family: ui-monospace, monospace; font-size: 11px; padding-right: 8px; }
 .cell { display: inline-block; width: 12px; height: 12px; border: 0; padding: 0; margin: 0; cursor: pointer; vertical-align: middle; }
-.cell.clean { background: #9bd39b; } .cell.asked { background: #f2c94c; } .cell.dup { background: #e05d5d; } .cell.orphan { background: #b07cd8; } .cell.half-done { background: #8fb3d9; }
+.cell.clean { background: #9bd39b; } .cell.asked { background: #f2c94c; } .cell.dup { background: #e05d5d; } .cell.diverged { background: #a33030; } .cell.orphan { background: #b07cd8; } .cell.half-done { background: #8fb3d9; }
 .cell.missing { background: #7b3fa0; } .cell.stuck { background: #e08a2e; } .cell.other-end { background: #4a7fc1; } .cell.error { background: #333; }
 #detail { position: fixed; right: 16px; top: 16px; width: 420px; max-height: 90vh; overflow: auto; background: #fff;
   border: 1px solid #bbb; box-shadow: 0 2px 8px rgba(0,0,0,.2); padding: 12px; font-size: 12px; }

@@ -35,6 +35,7 @@ export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {
       !!s.otherEnd ||
       !o ||
       o.dups > 0 ||
+      o.diverged > 0 ||
       o.missing > 0 ||
       o.orphans > 0 ||
       o.halfDone > 0 ||

@@ -16,20 +16,21 @@ export const COLUMNS: Array<[keyof Row, string]> = [
 
 /** Columns shown only when a row has a count in them. */
 const WHEN_ANY: Array<[keyof Row, string]> = [
+  ['diverged', 'diverged'],
   ['halfDone', 'half done'],
   ['stuck', 'stuck'],
   ['otherEnds', 'other end'],
   ['errors', 'errors'],
 ];
 
-/** The columns of a table of these rows: {@link COLUMNS}, then `half done`, `stuck`, `other end` and `errors` when a row has any. */
+/** The columns of a table of these rows: {@link COLUMNS}, then `diverged`, `half done`, `stuck`, `other end` and `errors` when a row has any. */
 export function tableColumns(rows: readonly Row[]): Array<[keyof Row, string]> {
   return [...COLUMNS, ...WHEN_ANY.filter(([key]) => rows.some((r) => Number(r[key] ?? 0) > 0))];
 }
 
 /**
- * The table for people, in the design document's columns (plus `appr+`, and `half done`, `stuck`,
- * `other end` and `errors` when there are any). When its rows belong to more than one group (what fails), each group comes under a heading line.
+ * The table for people, in the design document's columns (plus `appr+`, and `diverged`, `half done`,
+ * `stuck`, `other end` and `errors` when there are any). When its rows belong to more than one group (what fails), each group comes under a heading line.
  */
 export function formatTable(rows: Row[]): string {
   const labelWidth = Math.max('variant'.length, ...rows.map((r) => r.label.length)) + 2;

@@ -15,6 +15,11 @@ async function problems(code: string, file = 'workflows/lint-example.ts'): Promi
   return (await host.lint(code, file)).map((m) => `${m.ruleId}: ${m.message}`);
 }
 
+/** The lint's problems with a file at `file` that imports `name` from `from` (and uses it). */
+function importing(from: string, name: string, file: string): Promise<string[]> {
+  return problems(`import { ${name} } from '${from}';\nexport const x = ${name};\n`, file);
+}
+
 describe('the determinism lint on workflow code', () => {
   test('Node built-ins and I/O modules are refused in workflows/, with the reason', async () => {
     expect(await problems("import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toEqual([
@@ -90,36 +95,21 @@ describe("the rules between the sweep's rooms and the app", () => {
   ];
 
   test("the engine imports no suite, reporter, command or app, and none of the agent's common modules", async () => {
-    expect(
-      await problems(
-        "import { agentSuite } from '../agent/agent-suite';\nexport const x = agentSuite;\n",
-        'sweep/engine/lint-example.ts',
-      ),
-    ).toEqual(refused(/the sweep engine knows no suite/));
-    expect(
-      await problems(
-        "import { configSuite } from '../config/config-suite';\nexport const x = configSuite;\n",
-        'sweep/engine/lint-example.ts',
-      ),
-    ).toEqual(refused(/the sweep engine knows no suite/));
-    expect(
-      await problems(
-        "import { formatTable } from '../report/table';\nexport const x = formatTable;\n",
-        'sweep/engine/lint-example.ts',
-      ),
-    ).toEqual(refused(/the sweep engine knows no suite, reporter/));
-    expect(
-      await problems(
-        "import { Store } from '../../tracker/store';\nexport const x = Store;\n",
-        'sweep/engine/lint-example.ts',
-      ),
-    ).toEqual(refused(/the sweep engine knows no app/));
-    expect(
-      await problems(
-        "import { AGENT_WAITING } from '../../common/search-attributes';\nexport const x = AGENT_WAITING;\n",
-        'sweep/engine/lint-example.ts',
-      ),
-    ).toEqual(refused(/the sweep engine knows no app: this is the agent's/));
+    expect(await importing('../agent/agent-suite', 'agentSuite', 'sweep/engine/lint-example.ts')).toEqual(
+      refused(/the sweep engine knows no suite/),
+    );
+    expect(await importing('../config/config-suite', 'configSuite', 'sweep/engine/lint-example.ts')).toEqual(
+      refused(/the sweep engine knows no suite/),
+    );
+    expect(await importing('../report/table', 'formatTable', 'sweep/engine/lint-example.ts')).toEqual(
+      refused(/the sweep engine knows no suite, reporter/),
+    );
+    expect(await importing('../../tracker/store', 'Store', 'sweep/engine/lint-example.ts')).toEqual(
+      refused(/the sweep engine knows no app/),
+    );
+    expect(await importing('../../common/search-attributes', 'AGENT_WAITING', 'sweep/engine/lint-example.ts')).toEqual(
+      refused(/the sweep engine knows no app: this is the agent's/),
+    );
     expect(
       await problems(
         "import { LINE_PREFIX } from '../worker/line-protocol';\nimport { tsxFlags } from '../../common/tsx';\nexport const x = [LINE_PREFIX, tsxFlags];\n",
@@ -129,60 +119,34 @@ describe("the rules between the sweep's rooms and the app", () => {
   });
 
   test('a fault imports no suite, reporter, command or app', async () => {
-    expect(
-      await problems(
-        "import { AGENT_ROWS } from '../agent/rows';\nexport const x = AGENT_ROWS;\n",
-        'sweep/faults/lint-example.ts',
-      ),
-    ).toEqual(refused(/a fault knows no suite/));
-    expect(
-      await problems(
-        "import { configRows } from '../config/config-suite';\nexport const x = configRows;\n",
-        'sweep/faults/lint-example.ts',
-      ),
-    ).toEqual(refused(/a fault knows no suite/));
-    expect(
-      await problems(
-        "import { buildTracker } from '../../tracker/app';\nexport const x = buildTracker;\n",
-        'sweep/faults/lint-example.ts',
-      ),
-    ).toEqual(refused(/a fault knows no app/));
-    expect(
-      await problems(
-        "import { resetRun } from '../../common/operations';\nexport const x = resetRun;\n",
-        'sweep/faults/lint-example.ts',
-      ),
-    ).toEqual([]);
+    expect(await importing('../agent/rows', 'AGENT_ROWS', 'sweep/faults/lint-example.ts')).toEqual(
+      refused(/a fault knows no suite/),
+    );
+    expect(await importing('../config/config-suite', 'configRows', 'sweep/faults/lint-example.ts')).toEqual(
+      refused(/a fault knows no suite/),
+    );
+    expect(await importing('../../tracker/app', 'buildTracker', 'sweep/faults/lint-example.ts')).toEqual(
+      refused(/a fault knows no app/),
+    );
+    expect(await importing('../../common/operations', 'resetRun', 'sweep/faults/lint-example.ts')).toEqual([]);
   });
 
   test('the worker side never imports the engine, a suite or the app', async () => {
-    expect(
-      await problems(
-        "import { Generation } from '../engine/generation';\nexport const x = Generation;\n",
-        'sweep/worker/lint-example.ts',
-      ),
-    ).toEqual(refused(/the worker side .* never imports the engine/));
-    expect(
-      await problems(
-        "import { createAgentWorker } from '../../workers/create-worker';\nexport const x = createAgentWorker;\n",
-        'sweep/worker/lint-example.ts',
-      ),
-    ).toEqual(refused(/the worker side knows no app/));
+    expect(await importing('../engine/generation', 'Generation', 'sweep/worker/lint-example.ts')).toEqual(
+      refused(/the worker side .* never imports the engine/),
+    );
+    expect(await importing('../../workers/create-worker', 'createAgentWorker', 'sweep/worker/lint-example.ts')).toEqual(
+      refused(/the worker side knows no app/),
+    );
   });
 
   test('the plugin imports only the crash-point hook, @temporalio/* and Node', async () => {
-    expect(
-      await problems(
-        "import { key } from '../../common/key';\nexport const x = key;\n",
-        'sweep/plugin/lint-example.ts',
-      ),
-    ).toEqual(refused(/the plugin runs in anyone's worker: it imports only the crash-point hook/));
-    expect(
-      await problems(
-        "import { runSweep } from '../engine/passes';\nexport const x = runSweep;\n",
-        'sweep/plugin/lint-example.ts',
-      ),
-    ).toEqual(refused(/the plugin runs in anyone's worker/));
+    expect(await importing('../../common/key', 'key', 'sweep/plugin/lint-example.ts')).toEqual(
+      refused(/the plugin runs in anyone's worker: it imports only the crash-point hook/),
+    );
+    expect(await importing('../engine/passes', 'runSweep', 'sweep/plugin/lint-example.ts')).toEqual(
+      refused(/the plugin runs in anyone's worker/),
+    );
     expect(
       await problems("import OpenAI from 'openai';\nexport const x = OpenAI;\n", 'sweep/plugin/lint-example.ts'),
     ).toEqual(refused(/no package but @temporalio/));
@@ -195,57 +159,27 @@ describe("the rules between the sweep's rooms and the app", () => {
   });
 
   test('app code imports only the plugin from sweep/', async () => {
-    expect(
-      await problems(
-        "import { runSweep } from '../sweep/engine/passes';\nexport const x = runSweep;\n",
-        'workers/lint-example.ts',
-      ),
-    ).toEqual(refused(/app code imports only the crash-sweep plugin/));
-    expect(
-      await problems(
-        "import { defineSweep } from '../sweep';\nexport const x = defineSweep;\n",
-        'activities/lint-example.ts',
-      ),
-    ).toEqual(refused(/app code imports only the crash-sweep plugin/));
-    expect(
-      await problems(
-        "import { startWorld } from '../sweep/agent/world';\nexport const x = startWorld;\n",
-        'tracker/lint-example.ts',
-      ),
-    ).toEqual(refused(/app code imports only the crash-sweep plugin/));
-    expect(
-      await problems(
-        "import { crashSweepPlugin } from '../sweep/plugin';\nexport const x = crashSweepPlugin;\n",
-        'workers/lint-example.ts',
-      ),
-    ).toEqual([]);
+    expect(await importing('../sweep/engine/passes', 'runSweep', 'workers/lint-example.ts')).toEqual(
+      refused(/app code imports only the crash-sweep plugin/),
+    );
+    expect(await importing('../sweep', 'defineSweep', 'activities/lint-example.ts')).toEqual(
+      refused(/app code imports only the crash-sweep plugin/),
+    );
+    expect(await importing('../sweep/agent/world', 'startWorld', 'tracker/lint-example.ts')).toEqual(
+      refused(/app code imports only the crash-sweep plugin/),
+    );
+    expect(await importing('../sweep/plugin', 'crashSweepPlugin', 'workers/lint-example.ts')).toEqual([]);
   });
 
   test("an example imports only the package's entry points", async () => {
-    expect(
-      await problems(
-        "import { activityKey } from '../../activities/activity-key';\nexport const x = activityKey;\n",
-        'examples/order/lint-example.ts',
-      ),
-    ).toEqual(refused(/an example is a user of the package: it imports only its entry points/));
-    expect(
-      await problems(
-        "import { activityKey } from '../../lib/activity';\nexport const x = activityKey;\n",
-        'examples/order/lint-example.ts',
-      ),
-    ).toEqual([]);
+    expect(await importing('../../activities/activity-key', 'activityKey', 'examples/order/lint-example.ts')).toEqual(
+      refused(/an example is a user of the package: it imports only its entry points/),
+    );
+    expect(await importing('../../lib/activity', 'activityKey', 'examples/order/lint-example.ts')).toEqual([]);
     // The receiver the triage example acts on is not the package's code: its client is allowed.
-    expect(
-      await problems(
-        "import { callTrackerTool } from '../../tracker/tools';\nexport const x = callTrackerTool;\n",
-        'examples/triage/lint-example.ts',
-      ),
-    ).toEqual([]);
-    expect(
-      await problems(
-        "import { toolSpec } from '../../workflows/tools';\nexport const x = toolSpec;\n",
-        'examples/triage/lint-example.ts',
-      ),
-    ).toEqual(refused(/an example is a user of the package/));
+    expect(await importing('../../tracker/tools', 'callTrackerTool', 'examples/triage/lint-example.ts')).toEqual([]);
+    expect(await importing('../../workflows/tools', 'toolSpec', 'examples/triage/lint-example.ts')).toEqual(
+      refused(/an example is a user of the package/),
+    );
   });
 });

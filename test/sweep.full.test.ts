@@ -112,6 +112,13 @@ describe(`crash sweep: every variant killed at every recorded point, ${wholeTabl
     ])
       expect([name, rows[name].diverged, rows[name].dups, rows[name].missing]).toEqual([name, 0, 0, 0]);
     expect(rows['agent-reset-first-fickle-same-ids']).toMatchObject({ orphans: 0, asks: 0 });
+    // A reset reapplies the old approval to the new reply's call of the same id: refused, the person asked
+    // again, and no call ran under an approval of other arguments (the suite's check would have erred).
+    expect(rows['agent-approval-blind-reset-first-fickle-same-ids']).toMatchObject({
+      dups: 0,
+      diverged: 0,
+      missing: 0,
+    });
   });
 
   test('every control row shows damage: the sweep sees what the naive loops do (judge/controls.ts)', () => {

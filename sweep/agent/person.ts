@@ -40,6 +40,7 @@ export interface PersonRun {
 export class ScriptedPerson {
   private readonly questions = new Map<string, Set<string>>();
   private readonly approvals = new Map<string, Set<string>>();
+  private readonly approved = new Map<string, Set<string>>();
   /** The questions answered, as `execution detail`, by the workflow id of their run. */
   private readonly answeredIn = new Map<string, Set<string>>();
   private readonly busy = new Set<Promise<void>>();
@@ -51,9 +52,9 @@ export class ScriptedPerson {
     return this.questions.get(workflowId)?.size ?? 0;
   }
 
-  /** Distinct calls this person was asked to approve for a run. */
-  approvalsFor(workflowId: string): number {
-    return this.approvals.get(workflowId)?.size ?? 0;
+  /** The digests of the calls this person approved for a run: what it was shown and said yes to. */
+  approvedFor(workflowId: string): ReadonlySet<string> {
+    return this.approved.get(workflowId) ?? new Set();
   }
 
   /**
@@ -83,12 +84,14 @@ export class ScriptedPerson {
       const [, questionId] = event.detail.split(' ');
       this.track(this.answerOnceIn(run, questionId, event.detail));
     } else if (event.name === 'approval.pending') {
-      // The request as a person sees it: the call and the digest of its tool and arguments.
+      // The request as a person sees it: the call and the digest of its tool and arguments. A request
+      // under a call id seen before with other arguments (a run reset, with a model that changed its
+      // mind under the same ids) is a new request: the decision on the old one does not fit it.
       const [, callId, digest] = event.detail.split(' ');
       const seen = this.approvals.get(run.workflowId) ?? new Set<string>();
       this.approvals.set(run.workflowId, seen);
-      if (seen.has(callId)) return;
-      seen.add(callId);
+      if (seen.has(`${callId} ${digest ?? ''}`)) return;
+      seen.add(`${callId} ${digest ?? ''}`);
       this.track(this.approve(run, callId, digest));
     }
   }
@@ -102,6 +105,11 @@ export class ScriptedPerson {
   private async approve(run: PersonRun, callId: string, digest: string | undefined): Promise<void> {
     try {
       const approved = run.mode !== 'denies';
+      if (approved && digest) {
+        const given = this.approved.get(run.workflowId) ?? new Set<string>();
+        this.approved.set(run.workflowId, given);
+        given.add(digest);
+      }
       // With the digest it was shown, so the decision counts even when it reaches a restart before the call waits again.
       await run.client.workflow.getHandle(run.workflowId).signal(approveSignal, {
         callId,

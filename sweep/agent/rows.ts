@@ -465,6 +465,13 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   control(reset(design('reply', 'save after the reply', 'keyless'), 'first', 'same-ids')),
   reset(blind(keyedLoop), 'first', 'same-ids'),
   reset(keyedLoop, 'first', 'same-ids'),
+  // A reset reapplies the run's signals after its point, its approvals among them: the blind loop, asking
+  // the model again, meets an old approval under the same call id with other arguments. The gate
+  // refuses it (it names other arguments' digest), the call waits, and the person is asked again.
+  {
+    ...reset(blind(AGENT_APPROVAL), 'first', 'same-ids'),
+    label: 'approval gate, blind: fickle, same ids, reset to first',
+  },
   control(retried(blind(keyedLoop), true)),
   control(retried(blind(AGENT_KEYLESS_LOOKUP))),
   retried(keyedLoop),

@@ -2,7 +2,7 @@
 import { matches } from '../sweep/worker/line-protocol';
 import { htmlReport } from '../sweep/report/html';
 import { formatReruns, rerunCommand } from '../sweep/report/json';
-import { summarizeErrors } from '../sweep/engine/passes';
+import { summarizeErrors } from '../sweep/engine/reruns';
 import { summarize } from '../sweep/judge/counting';
 import { formatTable } from '../sweep/report/table';
 import type { Scenario } from '../sweep/engine/scenario';

@@ -1,5 +1,6 @@
 // The sweep's report for programs (`--json`), and the command that runs one scenario again.
-import { summarizeErrors, type Rerun, type SweepReport } from '../engine/passes';
+import type { SweepReport } from '../engine/passes';
+import { summarizeErrors, type Rerun } from '../engine/reruns';
 import type { Scenario } from '../engine/scenario';
 import { describeStuck } from '../judge/stuck';
 

@@ -1,0 +1,98 @@
+// The clean runs: each row run twice with no kill, to record its crash points and what a process sets up once.
+import type { Client } from '@temporalio/client';
+import type { Outcome } from '../judge/counting';
+import { compareCleanRuns, describeParting, describeSetup } from '../judge/clean-twice';
+import { DirtyCleanRunError, historyProblem, judgeCleanRun } from '../judge/clean-run';
+import { pointKey, samePointForEveryRun } from '../worker/line-protocol';
+import type { SweepServer } from '../hosts/sweep-server';
+import { runAndRerun, type RerunContext } from './reruns';
+import { newScenario, type Scenario } from './scenario';
+import type { SuiteRow } from './suite';
+
+/** What the clean runs found. */
+export interface CleanRuns {
+  /** Each row's first clean run, in the rows' order: the first pass kills a fresh run at each of its points. */
+  cleans: Scenario[];
+  /** Each row's crash points, in the order a clean run reaches them. */
+  points: Record<string, Array<{ name: string; detail: string }>>;
+  /** What each row's clean run made (its calls and approvals, which the table counts beyond). */
+  outcomes: Map<string, Outcome>;
+  /** What the report says of the clean runs (points only a process's first run reaches, runs that parted). */
+  notes: string[];
+  /** By row: the points only a worker process's first run reaches. */
+  setupPoints: Map<string, string[]>;
+}
+
+/**
+ * Runs each row clean twice, the second run after the first in the same worker process, which shows
+ * what a process sets up once and whether the row's points depend on timing (`judge/clean-twice.ts`).
+ * A clean run that erred, or whose history has a timeout, may have met a busy machine: it runs again.
+ * Any other problem stops the sweep at once (`DirtyCleanRunError`).
+ */
+export async function runCleanRuns(
+  rows: readonly SuiteRow[],
+  server: SweepServer,
+  rerun: RerunContext,
+  setupPoints: Map<string, string[]>,
+): Promise<CleanRuns> {
+  const { progress } = rerun;
+  const notes: string[] = [];
+  const firsts = rows.map((v) => newScenario(v, 'clean', 'run', [], []));
+  const seconds = firsts.map((c) => ({ ...newScenario(c.row, 'clean', 'again', [], []), after: c }));
+  const cleanRuns = [...firsts, ...seconds];
+  const problems = new Map<Scenario, DirtyCleanRunError>();
+  await runAndRerun(
+    cleanRuns,
+    'clean runs',
+    async (c) => {
+      if (c.error) return c.error;
+      const problem = await historyProblem(c.client ?? server.env.client, c);
+      if (problem && !problem.mayBeLoad) throw problem;
+      if (problem) problems.set(c, problem);
+      return problem?.message ?? null;
+    },
+    rerun,
+  );
+  const cleans = cleanRuns.slice(0, rows.length);
+  const points: CleanRuns['points'] = {};
+  const outcomes = new Map<string, Outcome>();
+  for (const c of cleanRuns) {
+    const o = judgeCleanRun(c, problems.get(c));
+    if (c.after) continue;
+    points[c.row.name] = c.finalPoints.map(({ name, detail }) => ({ name, detail }));
+    outcomes.set(c.row.name, o);
+  }
+  for (const [i, c] of cleans.entries()) {
+    const again = cleanRuns[rows.length + i];
+    if (again.taskQueue !== c.taskQueue) {
+      progress(`clean runs: ${c.row.name}'s two clean runs ran in different worker processes; not compared`);
+      continue;
+    }
+    const seen = (s: Scenario) => s.finalPoints.map((p) => samePointForEveryRun(p, s));
+    const { setup, parting } = compareCleanRuns(seen(c), seen(again));
+    if (setup.length > 0) {
+      setupPoints.set(c.row.name, setup);
+      notes.push(describeSetup(c.row.name, setup));
+      const kept = c.finalPoints.filter((p) => !setup.includes(pointKey(samePointForEveryRun(p, c))));
+      c.finalPoints = kept;
+      points[c.row.name] = kept.map(({ name, detail }) => ({ name, detail }));
+    }
+    if (parting) {
+      const timers = await timersOf(c.client ?? server.env.client, c.workflowId);
+      notes.push(describeParting(c.row.name, parting, timers));
+    }
+  }
+  for (const note of notes) progress(`clean runs: ${note}`);
+  progress(`clean runs: ${cleans.map((c) => `${c.row.name} ${c.finalPoints.length} points`).join(', ')}`);
+  return { cleans, points, outcomes, notes, setupPoints };
+}
+
+/** The timers a run started, by duration (`100ms`), in its history's order. */
+async function timersOf(client: Client, workflowId: string): Promise<string[]> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? []).flatMap((e) => {
+    const timeout = e.timerStartedEventAttributes?.startToFireTimeout;
+    if (!timeout) return [];
+    return [`${Number(timeout.seconds ?? 0) * 1000 + Math.round((timeout.nanos ?? 0) / 1e6)} ms`];
+  });
+}

@@ -8,7 +8,7 @@ import { LocalStorageDriver } from '../../store/local-driver';
 import { PayloadStore } from '../../store/payload-store';
 import { externalStorage } from '../../store/external-storage';
 import { effectsInHistory } from './history-effects';
-import { approvedCallsInHistory } from './approvals-in-history';
+import { approvalBreaches, approvedCallsInHistory } from './approvals-in-history';
 import type { GenerationEnv } from '../engine/generation';
 import { key } from '../../common/key';
 import { partitionOf, receiverDeathOf, retry } from '../faults';
@@ -211,12 +211,11 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
       // No call may run under an approval of other arguments than the person was shown (a reset
       // reapplies the run's old approvals to whatever the new execution asks): a broken gate, not damage.
       if (approvalsRequested > 0) {
-        const shown = person.approvedFor(run.workflowId);
-        for (const call of await approvedCallsInHistory(run.client, run.workflowId))
-          if (call.ran !== call.approved || !shown.has(call.approved))
-            throw new Error(
-              `${call.callId} ran approved as ${call.approved}, but its arguments are ${call.ran} and the person approved ${[...shown].join(', ') || 'nothing'}`,
-            );
+        const breaches = approvalBreaches(
+          await approvedCallsInHistory(run.client, run.workflowId),
+          person.approvedFor(run.workflowId),
+        );
+        if (breaches.length > 0) throw new Error(breaches[0]);
       }
       return {
         dups,

@@ -3,12 +3,15 @@ import { matches } from '../sweep/worker/line-protocol';
 import { htmlReport } from '../sweep/report/html';
 import { formatReruns, rerunCommand } from '../sweep/report/json';
 import { summarizeErrors } from '../sweep/engine/reruns';
-import { summarize } from '../sweep/judge/counting';
+import { fillCounts, summarize } from '../sweep/judge/counting';
 import { formatTable } from '../sweep/report/table';
 import type { Scenario } from '../sweep/engine/scenario';
 import { selectRows, AGENT_ROWS } from '../sweep/agent/rows';
 
 const [turn, reply] = AGENT_ROWS;
+
+/** A clean run's counts: nothing done twice or missed, the script's three model calls. */
+const CLEAN = fillCounts({ dups: 0, missing: 0, calls: 3 });
 
 function scenario(
   row = turn,
@@ -30,17 +33,7 @@ function scenario(
     ...(outcome === null
       ? { error: 'kill 1 never landed' }
       : {
-          outcome: {
-            dups: 0,
-            diverged: 0,
-            missing: 0,
-            orphans: 0,
-            halfDone: 0,
-            asks: 0,
-            calls: 3,
-            approvals: 0,
-            ...outcome,
-          },
+          outcome: { ...CLEAN, ...outcome },
         }),
   };
 }
@@ -56,22 +49,14 @@ describe('sweep report', () => {
         scenario(turn, null, 'twice'),
         scenario(reply, { asks: 3, missing: 1 }),
       ],
-      new Map([
-        ['turn', { dups: 0, diverged: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }],
-      ]),
+      new Map([['turn', CLEAN]]),
     );
     expect(rows[0]).toMatchObject({ once: 1, twice: 3, withDups: 2, dups: 3, callsExtra: 1, errors: 1 });
     expect(rows[1]).toMatchObject({ once: 1, twice: 0, withDups: 0, asks: 3, missing: 1, errors: 0 });
   });
 
   test('the table has the design document columns, and an errors column only when something failed', () => {
-    const rows = summarize(
-      [turn],
-      [scenario(turn, { dups: 1 })],
-      new Map([
-        ['turn', { dups: 0, diverged: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }],
-      ]),
-    );
+    const rows = summarize([turn], [scenario(turn, { dups: 1 })], new Map([['turn', CLEAN]]));
     expect(formatTable(rows)).toBe(
       [
         'variant             once  twice  with dups  dups  missing  orphans  asks  calls+  appr+',
@@ -84,12 +69,7 @@ describe('sweep report', () => {
 
   test('rows of more than one group (what fails) come under a heading line per group', () => {
     const wrong = { ...reply, name: 'reply-wrong', label: 'reply, wrong person', group: 'the person answers wrong' };
-    const clean = new Map(
-      [turn, wrong].map((v) => [
-        v.name,
-        { dups: 0, diverged: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 },
-      ]),
-    );
+    const clean = new Map([turn, wrong].map((v) => [v.name, CLEAN]));
     const table = formatTable(summarize([turn, wrong], [scenario(turn), scenario(wrong)], clean)).split('\n');
     expect(table.map((l) => l.split(/ {2,}/)[0])).toEqual([
       'variant',
@@ -103,12 +83,7 @@ describe('sweep report', () => {
 
   test('the HTML report puts its summary rows under the same group headings', () => {
     const wrong = { ...reply, name: 'reply-wrong', label: 'reply, wrong person', group: 'the person answers wrong' };
-    const clean = new Map(
-      [turn, wrong].map((v) => [
-        v.name,
-        { dups: 0, diverged: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 },
-      ]),
-    );
+    const clean = new Map([turn, wrong].map((v) => [v.name, CLEAN]));
     const rows = summarize([turn, wrong], [], clean);
     const page = htmlReport({
       rows,
@@ -126,9 +101,7 @@ describe('sweep report', () => {
   });
 
   test("the HTML report has the printed table's columns (errors too when a row has any), and the suite's notes", () => {
-    const clean = new Map([
-      [turn.name, { dups: 0, diverged: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }],
-    ]);
+    const clean = new Map([[turn.name, CLEAN]]);
     const [row] = summarize([turn], [], clean);
     const page = (rows: (typeof row)[], notes: string[]) =>
       htmlReport({ rows, points: { turn: [] }, seconds: 1, notes, rerun: {}, shard: null, scenarios: [], reruns: [] });
@@ -142,9 +115,7 @@ describe('sweep report', () => {
   });
 
   test('a run that could never finish counts in the stuck column, shown only when a row has one', () => {
-    const clean = new Map([
-      [turn.name, { dups: 0, diverged: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }],
-    ]);
+    const clean = new Map([[turn.name, CLEAN]]);
     const stuck = {
       ...scenario(turn, { missing: 1, calls: 3 }),
       stuck: { kind: 'failing' as const, activity: 'pay', attempt: 10, failure: '400' },
@@ -156,9 +127,7 @@ describe('sweep report', () => {
   });
 
   test('a call acted on again with other arguments counts in the diverged column, apart from dups, shown only when a row has one', () => {
-    const clean = new Map([
-      [turn.name, { dups: 0, diverged: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 0 }],
-    ]);
+    const clean = new Map([[turn.name, CLEAN]]);
     const rows = summarize([turn], [scenario(turn, { dups: 1, diverged: 2 }), scenario(turn, { diverged: 1 })], clean);
     expect(rows[0]).toMatchObject({ once: 2, withDups: 1, dups: 1, diverged: 3 });
     expect(formatTable(rows).split('\n')).toEqual([
@@ -222,9 +191,7 @@ describe('sweep report', () => {
   });
 
   test('approvals and paid calls count only beyond what the clean run made', () => {
-    const clean = new Map([
-      ['reply', { dups: 0, diverged: 0, missing: 0, orphans: 0, halfDone: 0, asks: 0, calls: 3, approvals: 2 }],
-    ]);
+    const clean = new Map([['reply', fillCounts({ ...CLEAN, approvals: 2 })]]);
     const rows = summarize(
       [reply],
       [scenario(reply, { approvals: 3, calls: 5 }), scenario(reply, { approvals: 2, calls: 2 })],

@@ -125,6 +125,16 @@ export function callTimeout(): number {
   return Math.max(1_000, Context.current().info.startToCloseTimeoutMs - 500);
 }
 
+/**
+ * Whether the server started this attempt though the workflow allowed the call one try: an operator
+ * paused the call mid-attempt and unpaused it (the server then starts the next attempt whatever the
+ * retry policy says). Its earlier attempt may have acted; the workflow never heard how it ended.
+ */
+export function oneTryStartedAgain(): boolean {
+  const { attempt, retryPolicy } = Context.current().info;
+  return attempt > 1 && retryPolicy?.maximumAttempts === 1;
+}
+
 /** Whether this attempt is a retry (its call may have been sent before). */
 export function retrying(): boolean {
   return Context.current().info.attempt > 1;

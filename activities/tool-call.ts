@@ -8,6 +8,7 @@ import {
   callTimeout,
   heartbeating,
   noBuiltInTools,
+  oneTryStartedAgain,
   outputLimitOf,
   storeTarget,
   registeredTools,
@@ -38,6 +39,14 @@ export function runTool(config: ActivityConfig) {
           );
       }
       await at('tool.started');
+      // The server started again a call allowed one try (an operator paused it mid-attempt and
+      // unpaused it): the attempt before may have acted. Nothing is sent; the workflow's ladder settles it.
+      if (oneTryStartedAgain())
+        throw ApplicationFailure.create({
+          message: `${req.tool} ${req.callId} was allowed one try, and the server started attempt ${Context.current().info.attempt} (an operator's pause?): the attempt before may have acted, so it is not sent again`,
+          type: EARLIER_UNKNOWN_TYPE,
+          nonRetryable: true,
+        });
       const before = await earlierAttempts(req);
       if (before?.kind === 'done') {
         await at('tool.returned');

@@ -204,3 +204,45 @@ describe("a registered tool's call, as the runTool activity makes it", () => {
     expect(ok.keyRetentionMs).toBe(60_000);
   });
 });
+
+describe('a call allowed one try, started again by the server', () => {
+  // An operator paused the call mid-attempt and unpaused it: the server starts attempt 2 whatever
+  // the retry policy says, and the attempt before may have acted.
+  const sendEmail = (sent: { n: number }) =>
+    defineTool({
+      name: 'send_email',
+      description: 'Send an email',
+      parameters: { type: 'object', properties: {} },
+      effect: 'keyed',
+      run: async () => {
+        sent.n += 1;
+        return 'sent';
+      },
+    });
+  const req: ToolRequest = { runId: 'r', callId: 'c1', tool: 'send_email', args: {}, registered: true, sendKey: true };
+  const retryPolicy = (maximumAttempts: number) => ({
+    initialInterval: 100,
+    backoffCoefficient: 2,
+    maximumAttempts,
+    nonRetryableErrorTypes: [],
+  });
+
+  test('sends nothing, and reports an unknown outcome for the ladder to settle', async () => {
+    const sent = { n: 0 };
+    const activities = createActivities({
+      model: openAiModel({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'unused', model: 'unused' }),
+      tools: new ToolRegistry([sendEmail(sent)]),
+    });
+    const second = new MockActivityEnvironment({ attempt: 2, retryPolicy: retryPolicy(1) });
+    await expect(second.run(activities.runTool, req)).rejects.toMatchObject({
+      type: 'EarlierAttemptUnknown',
+      nonRetryable: true,
+      message: expect.stringContaining('send_email c1 was allowed one try, and the server started attempt 2'),
+    });
+    expect(sent.n).toBe(0);
+    // Its first attempt, and a later attempt of a call allowed retries, are sent.
+    await new MockActivityEnvironment({ attempt: 1, retryPolicy: retryPolicy(1) }).run(activities.runTool, req);
+    await new MockActivityEnvironment({ attempt: 2, retryPolicy: retryPolicy(10) }).run(activities.runTool, req);
+    expect(sent.n).toBe(2);
+  });
+});

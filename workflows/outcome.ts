@@ -14,6 +14,8 @@ export const NOT_SENT_TYPES: ReadonlySet<string> = new Set(['ReceiverUnreachable
 /**
  * The failure type of a first attempt that found an earlier execution of the run had sent the call
  * and never learned how it ended (`activities/tool-call.ts`); its details say when that was first sent.
+ * Also of an attempt the server started again of a call allowed one try (an operator's pause), whose
+ * attempt before may have acted: no details.
  */
 export const EARLIER_UNKNOWN_TYPE = 'EarlierAttemptUnknown';
 

@@ -59,6 +59,9 @@ describe('a fault by name (a config row)', () => {
       /fault "partition:request-lost" is not one a config row may name: it strikes receivers the sweep hosts itself/,
     );
     expect(() => faultNamed('new-build:next')).toThrow(/a row names its next build with nextBuild/);
+    expect(() => faultNamed('activity-operation:pause')).toThrow(
+      /not one a config row may name: it acts on a call stuck at a receiver the sweep hosts itself/,
+    );
     expect(() => faultNamed('reset:yesterday')).toThrow(/unknown fault "reset:yesterday"/);
     expect(() => faultNamed('retry:3')).toThrow(/unknown fault "retry:3"/);
     expect(() => faultNamed('throw-at-point')).toThrow(/unknown fault "throw-at-point"/);

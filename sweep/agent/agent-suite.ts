@@ -11,7 +11,7 @@ import { effectsInHistory } from './history-effects';
 import { approvalBreaches, approvedCallsInHistory } from './approvals-in-history';
 import type { GenerationEnv } from '../engine/generation';
 import { key } from '../../common/key';
-import { partitionOf, receiverDeathOf, retry } from '../faults';
+import { activityOperationOf, operateOnStuckCall, partitionOf, receiverDeathOf, retry } from '../faults';
 import { WRITE_CALL_IDS } from '../../model/script';
 import { ReceiverKills, type ReceiverKill } from '../hosts/receiver-host';
 import { ScriptedPerson } from './person';
@@ -98,6 +98,19 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
   // The tracker of each run whose row kills its tracker (a process, chosen by the run's lane) or
   // partitions it (a proxy in front of the world's tracker).
   const ownTracker = new Map<string, WorldTracker>();
+  // The runs whose rows name an activity operation, by repository, and what the operator did to each
+  // call that got stuck (or why it could not), for the run's check.
+  const operatedRuns = new Map<string, SuiteRun<AgentRow>>();
+  const operations = new Map<string, Promise<string>>();
+  /** The operator: a write of an operated run is stuck behind the partition, so it acts on its activity. */
+  const operator = (repo: string) => {
+    const run = operatedRuns.get(repo);
+    const operation = run && activityOperationOf(run.row);
+    if (!run || !operation || operations.has(run.workflowId)) return;
+    const done = operateOnStuckCall(run.client, run.workflowId, operation, 'runTool');
+    done.catch(() => undefined); // read by the run's check
+    operations.set(run.workflowId, done);
+  };
   const trackerOf = (run: SuiteRun<AgentRow>) => ownTracker.get(run.runId) ?? world.trackers[run.row.tracker];
   /** MCP servers that die: each holds a write by its call's key. */
   const mcpTargets = async (
@@ -154,7 +167,9 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
           throw new Error(
             `${r.row.name}: a partition stands in front of the keyed or the keyless tracker, not ${r.row.tracker}`,
           );
-        ownTracker.set(r.runId, await world.partitioned(r.row.tracker, lost));
+        const operated = activityOperationOf(r.row) !== undefined;
+        if (operated) operatedRuns.set(r.tag, r);
+        ownTracker.set(r.runId, await world.partitioned(r.row.tracker, lost, operated ? operator : undefined));
       }
       if (kills.length > 0) {
         plan.poll = async (state) => {
@@ -184,6 +199,11 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
     async check(run, result, failure): Promise<Counts> {
       const failed = person.failureOf(run.workflowId);
       if (failed) throw new Error(failed);
+      if (activityOperationOf(run.row)) {
+        const operation = operations.get(run.workflowId);
+        if (!operation) throw new Error('no call of the run got stuck behind the partition: the operator never acted');
+        await operation;
+      }
       if (trackerOf(run).holdRanOut?.(run.tag))
         throw new Error(
           `the run's first write was held (a slow tracker, or a partition) until its cap and the run never came back for it: ` +

@@ -55,10 +55,12 @@ export async function designWorkflow(input: DesignInput): Promise<DesignResult> 
     maximumInterval: t.retryInitialMs * 10,
   };
   const { callModel } = proxyActivities<AgentActivities>({ startToCloseTimeout: t.modelMs, retry: defaultRetry });
-  const { runTool } = proxyActivities<AgentActivities>({ startToCloseTimeout: t.toolMs, retry: defaultRetry });
+  // A tool call heartbeats where the run's timeouts give it a heartbeat timeout (as the loop's do).
+  const tool = { startToCloseTimeout: t.toolMs, ...(t.heartbeatMs ? { heartbeatTimeout: t.heartbeatMs } : {}) };
+  const { runTool } = proxyActivities<AgentActivities>({ ...tool, retry: defaultRetry });
   const { runTurn } = proxyActivities<TurnActivities>({ startToCloseTimeout: t.turnMs, retry: defaultRetry });
   const { runTool: runToolOnce } = proxyActivities<AgentActivities>({
-    startToCloseTimeout: t.toolMs,
+    ...tool,
     retry: { ...defaultRetry, maximumAttempts: 1 },
   });
 

@@ -7,6 +7,7 @@ import type { RunTimeouts } from '../../workflows/types';
 import { MCP_SERVER_NAMES } from './mcp-host';
 import type { SuiteRow } from '../engine/suite';
 import {
+  activityOperation,
   cancel,
   partition,
   receiverDies,
@@ -16,6 +17,7 @@ import {
   slowReceiver,
   terminate,
   throwAtPoint,
+  type ActivityOperation,
   type Lost,
   type ServerDeath,
 } from '../faults';
@@ -243,6 +245,28 @@ const stopped = (v: AgentRow, kind: 'cancel' | 'terminate'): AgentRow => ({
   label: `${v.label}: ${kind === 'cancel' ? 'cancelled' : 'terminated'}`,
   faults: [kind === 'cancel' ? cancel : terminate],
   group: STOP_GROUP,
+});
+
+/** The group of rows where an operator pauses or resets a tool call stuck at its receiver. */
+export const OPERATOR_GROUP = 'an operator pauses or resets a stuck call';
+
+/**
+ * A row of {@link OPERATOR_GROUP}: each run's first write is acted on by the tracker and its reply
+ * lost (`faults/partition.ts`); the call hangs, and an operator pauses it and unpauses it, or resets
+ * it (`faults/activity-operation.ts`). Its tool calls heartbeat (a long timeout, as over MCP): the
+ * operation reaches the running attempt at its next heartbeat, and no timeout ends the call first.
+ * `damaged`: the row shows damage with no kill at all.
+ */
+const operated = (v: AgentRow, operation: ActivityOperation, damaged = false): AgentRow => ({
+  ...v,
+  name: `${v.name}-activity-${operation}`,
+  label: `${v.label}: stuck call ${operation === 'pause' ? 'paused' : 'reset'}`,
+  input: (base) => ({ ...(v.input(base) as object), timeouts: SWEEP_MCP_TIMEOUTS }),
+  faults: [
+    partition({ lost: 'reply', activities: ['runTool'] }),
+    activityOperation({ operation, damagedWithoutKills: damaged }),
+  ],
+  group: OPERATOR_GROUP,
 });
 
 /** The agent loop on the keyless tracker, asking it whether a call happened. */
@@ -486,6 +510,15 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   stopped(AGENT_KEYLESS_LOOKUP, 'terminate'),
   stopped(design('reply', 'save after the reply', 'keyless'), 'cancel'),
   stopped(design('reply', 'save after the reply', 'keyless'), 'terminate'),
+  // A call stuck at its receiver (the tracker acted, its reply is lost), paused and unpaused by an
+  // operator: the server starts the call again though it was allowed one try, and the workflow never
+  // sees an unknown outcome. Reset instead, the call fails and the ladder settles it.
+  control(operated(design('reply', 'save after the reply', 'keyless'), 'pause', true)),
+  operated(AGENT_KEYLESS_LOOKUP, 'pause'),
+  operated(keyedLoop, 'pause'),
+  operated(AGENT_KEYLESS, 'pause', true),
+  operated(AGENT_KEYLESS_LOOKUP, 'reset'),
+  operated(AGENT_KEYLESS, 'reset', true),
 ];
 
 /** The variants named in a comma-separated list, or all of them; an unknown name is an error that lists the known ones. */

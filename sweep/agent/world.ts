@@ -86,9 +86,11 @@ export interface World {
   /**
    * The keyed or the keyless tracker behind a network partition that loses each run's first write, or
    * its reply (`hosts/partition-proxy.ts`): its URL is the proxy's, its store the tracker's. Started on
-   * first use; the proxy tells runs apart by their repository, so one serves every lane.
+   * first use; the proxy tells runs apart by their repository, so one serves every lane. With
+   * `onHeld`, a proxy of its own that tells it of each write it starts to hold (an operator watching
+   * for stuck calls): the first caller's `onHeld` serves every later one, so give one for all runs.
    */
-  partitioned(kind: 'keyed' | 'keyless', lost: Lost): Promise<WorldTracker>;
+  partitioned(kind: 'keyed' | 'keyless', lost: Lost, onHeld?: (repo: string) => void): Promise<WorldTracker>;
   /** An `MCP_CONFIG` file with no servers, for lanes that use none. */
   noMcpConfig: string;
   modelUrl: string;
@@ -240,11 +242,15 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     return started;
   };
   const proxies = new Map<string, Promise<PartitionProxy>>();
-  const partitioned = async (kind: 'keyed' | 'keyless', lost: Lost): Promise<WorldTracker> => {
-    const name = `${kind}-${lost}`;
+  const partitioned = async (
+    kind: 'keyed' | 'keyless',
+    lost: Lost,
+    onHeld?: (repo: string) => void,
+  ): Promise<WorldTracker> => {
+    const name = `${kind}-${lost}${onHeld ? '-watched' : ''}`;
     let started = proxies.get(name);
     if (!started) {
-      started = PartitionProxy.start(trackers[kind].url, lost, PARTITION.capMs);
+      started = PartitionProxy.start(trackers[kind].url, lost, PARTITION.capMs, onHeld);
       proxies.set(name, started);
     }
     const proxy = await started;

@@ -27,7 +27,7 @@ Without --config: the agent loop and the five designs. With --config FILE: your 
 (crash-sweep.config.ts; see docs/config.md).
   --variant NAME,...   only these rows          --scenario N|N.M   one scenario (needs one --variant)
   --full               the second pass too: every restart killed again at each of its points
-                       (the agent's whole table takes about 85 minutes on 2 cores; the first pass, 4)
+                       (the agent's whole table takes about 85 minutes on 2 cores; the first pass, 6)
   --once               the first pass only (the default)
   --json/--html FILE   every scenario, as data or as a page
   --keep-server        keep the dev server and its Web UI after the sweep

@@ -1,4 +1,5 @@
 // The sweep's faults, one file each, in one list; and what the engine asks of a row's faults.
+import { activityOperation } from './activity-operation';
 import { cancel } from './cancel';
 import type { Fault, Tolerance, WithFaults } from './fault';
 import { newBuild } from './new-build';
@@ -20,7 +21,10 @@ export { receiverDeathOf } from './receiver-dies';
 export { partitionOf } from './partition';
 export { SlowCommits } from './slow-receiver';
 export { BUILD_ENV } from './new-build';
+export type { ActivityOperation } from './activity-operation';
+export { activityOperationOf, operateOnStuckCall } from './activity-operation';
 export {
+  activityOperation,
   cancel,
   newBuild,
   partition,
@@ -55,6 +59,8 @@ export const FAULTS: readonly Fault[] = [
   retry,
   cancel,
   terminate,
+  activityOperation({ operation: 'pause' }),
+  activityOperation({ operation: 'reset' }),
   newBuild('next'),
 ];
 
@@ -79,7 +85,7 @@ export function faultNamed(name: string): Fault {
     'faults a config row may name: worker-dies, server-dies:worker-dies, server-dies:worker-survives, reset:last-task, reset:first-task, retry, cancel, terminate, throw-at-point:POINT, slow-receiver:ACTIVITY[,ACTIVITY]';
   if (!fault && !made[kind] && FAULTS.some((f) => f.kind === kind))
     throw new Error(
-      `fault ${JSON.stringify(name)} is not one a config row may name: ${kind === 'new-build' ? 'a row names its next build with nextBuild' : `it strikes receivers the sweep hosts itself (the agent's trackers and MCP servers), and a config's receivers are its own`} (${nameable})`,
+      `fault ${JSON.stringify(name)} is not one a config row may name: ${kind === 'new-build' ? 'a row names its next build with nextBuild' : kind === 'activity-operation' ? "it acts on a call stuck at a receiver the sweep hosts itself (behind its partition), and a config's receivers are its own" : `it strikes receivers the sweep hosts itself (the agent's trackers and MCP servers), and a config's receivers are its own`} (${nameable})`,
     );
   if (!fault) throw new Error(`unknown fault ${JSON.stringify(name)} (${nameable})`);
   return fault;

@@ -20,7 +20,8 @@ export type Lost = 'request' | 'reply';
  * a caller that never comes back from holding a connection for ever; a hold that ends there is
  * remembered ({@link ranOut}), for the sweep to count that run as an error.
  *
- * Every other request is passed on as it came, and its answer back as it came.
+ * Every other request is passed on as it came, and its answer back as it came. `onHeld`, if given, is
+ * told of each run's write as its connection starts to hang (an operator who acts on a stuck call).
  */
 export class PartitionProxy {
   private readonly partitioned = new Set<string>();
@@ -32,16 +33,22 @@ export class PartitionProxy {
     private readonly upstream: URL,
     readonly lost: Lost,
     private readonly capMs: number,
+    private readonly onHeld?: (repo: string) => void,
   ) {
     server.on('request', (req, res) => void this.serve(req, res));
   }
 
   /** Starts a proxy to the receiver at `upstream` on a free port of 127.0.0.1. */
-  static async start(upstream: string, lost: Lost, capMs: number): Promise<PartitionProxy> {
+  static async start(
+    upstream: string,
+    lost: Lost,
+    capMs: number,
+    onHeld?: (repo: string) => void,
+  ): Promise<PartitionProxy> {
     const server = http.createServer();
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
-    return new PartitionProxy(server, new URL(upstream), lost, capMs);
+    return new PartitionProxy(server, new URL(upstream), lost, capMs, onHeld);
   }
 
   /** The URL a caller uses instead of the receiver's. */
@@ -70,6 +77,7 @@ export class PartitionProxy {
       this.hold(repo, res);
       // The answer, if the receiver is reached at all, goes nowhere.
       if (this.lost === 'reply') await this.pass(req, body).catch(() => null);
+      this.onHeld?.(repo);
       return;
     }
     try {

@@ -77,6 +77,8 @@ describe('a fault by name (a config row)', () => {
         rows: [
           { name: 'a', serverDies: 'worker-dies' },
           { name: 'b', reset: 'first-task', faults: ['retry'], control: true },
+          { name: 'c', nextBuild: 'next' },
+          { name: 'd', nextBuild: 'next', versioning: 'pinned' },
         ],
       },
       'x.config.ts',
@@ -84,13 +86,21 @@ describe('a fault by name (a config row)', () => {
     expect(rows.map((r) => r.faults?.map((f) => f.name))).toEqual([
       ['server-dies:worker-dies'],
       ['reset:first-task', 'retry'],
+      ['new-build:c'],
+      ['new-build:d:pinned'],
     ]);
-    expect(rows.map((r) => r.control ?? false)).toEqual([false, true]);
+    expect(rows.map((r) => r.control ?? false)).toEqual([false, true, false, false]);
     expect(() => loadSweepConfig(path.join(__dirname, 'fixtures', 'configs', 'bad-fault.config.js'))).toThrow(
       /rows: "bad": unknown fault "flood"/,
     );
     expect(() => loadSweepConfig(path.join(__dirname, 'fixtures', 'configs', 'bad-fault.config.js'))).toThrow(
       /rows: "bad" has control "yes" \(true or false, if given\)/,
+    );
+    expect(() => loadSweepConfig(path.join(__dirname, 'fixtures', 'configs', 'bad-fault.config.js'))).toThrow(
+      /rows: "bad-deploy" has versioning "blue-green" \(unversioned, pinned or auto-upgrade, if given\)/,
+    );
+    expect(() => loadSweepConfig(path.join(__dirname, 'fixtures', 'configs', 'bad-fault.config.js'))).toThrow(
+      /rows: "no-build" has versioning without nextBuild/,
     );
   });
 });

@@ -1,6 +1,6 @@
 // The fixed order example across a deploy: at each point the worker dies and a worker of the next build
 // takes the run over. Changed carelessly, the runs past the change stick on non-determinism; the same
-// change behind patched() costs none.
+// change behind patched() costs none, and so does the careless change deployed as a pinned version.
 import { defineSweep } from '../../sweep';
 import { orderSweep } from './sweep';
 
@@ -20,6 +20,21 @@ export default defineSweep({
       name: 'order-deploy-patched',
       label: 'order, fixed: next build reorders, patched',
       nextBuild: require.resolve('./deploy/patched'),
+    },
+    // The careless change with Worker Versioning: pinned, each run finishes on the build that started
+    // it; auto-upgrade, it moves to the next build and meets the change as an unversioned run does.
+    {
+      name: 'order-deploy-pinned',
+      label: 'order, fixed: next build reorders, pinned',
+      nextBuild: require.resolve('./deploy/careless'),
+      versioning: 'pinned',
+    },
+    {
+      name: 'order-deploy-auto-upgrade',
+      label: 'order, fixed: next build reorders, auto-upgrade',
+      nextBuild: require.resolve('./deploy/careless'),
+      versioning: 'auto-upgrade',
+      control: true,
     },
   ],
 });

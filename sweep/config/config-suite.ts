@@ -28,7 +28,7 @@ export function configRows(config: SweepConfig, file: string): SuiteRow[] {
       ...(r.serverDies ? [serverDies(r.serverDies)] : []),
       ...(r.reset ? [reset(r.reset)] : []),
       ...(r.faults ?? []).map(faultNamed),
-      ...(r.nextBuild ? [newBuild(r.name)] : []),
+      ...(r.nextBuild ? [newBuild(r.name, r.versioning)] : []),
     ],
   }));
 }
@@ -66,6 +66,7 @@ export function configSuite(file: string): SuiteFactory {
       const capped = (config.activityTimeouts ?? 'capped') === 'capped';
       // A row with a next build: every history it records, replayed by that build.
       const replays = new ReplayCheck();
+      const pinnedRows = new Set((config.rows ?? []).filter((r) => r.versioning === 'pinned').map((r) => r.name));
       const suite: SweepSuite = {
         rows,
         // A user's workflow may wait for a callback that a receiver, asked again, never sends.
@@ -114,7 +115,7 @@ export function configSuite(file: string): SuiteFactory {
         },
         async check(run, result, failure) {
           const next = nextBundles[run.row.name];
-          if (next) await replays.check(run.row.name, next, run.client, run.workflowId);
+          if (next) await replays.check(run.row.name, next, run.client, run.workflowId, pinnedRows.has(run.row.name));
           const failed = failures.find((f) => f.startsWith(`${run.workflowId}:`));
           if (failed) throw new Error(failed);
           const c = await config.check({

@@ -72,6 +72,9 @@ export interface SweepConfig {
    * `retry`, `cancel`, `terminate`, `server-dies:worker-dies`, ...), besides those the fields above name;
    * `nextBuild`: a deploy mid-run, the `new-build` fault: the workflows of the next build (a path, as
    * `workflowsPath`), which every worker after the first kill runs instead of `workflowsPath`'s;
+   * `versioning`: how that build is deployed: `unversioned` (the default, as above), or with Worker
+   * Versioning, `pinned` or `auto-upgrade` (every worker runs both builds as versions of one Worker
+   * Deployment, and at the first kill the next build becomes its current version);
    * `control`: the row is known to do damage and must show some, or the sweep fails (see `control`).
    */
   rows?: Array<{
@@ -83,6 +86,7 @@ export interface SweepConfig {
     reset?: 'last-task' | 'first-task';
     faults?: string[];
     nextBuild?: string;
+    versioning?: 'unversioned' | 'pinned' | 'auto-upgrade';
     control?: boolean;
   }>;
   /** Your workflows, as for `Worker.create`: `require.resolve('./workflows')`. */

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SweepConfig } from './define-sweep';
-import { faultNamed } from '../faults';
+import { faultNamed, isVersioning } from '../faults';
 
 /** Thrown for a config file that is missing, does not load, or lacks what the sweep needs. */
 export class ConfigError extends Error {
@@ -66,6 +66,13 @@ export function loadSweepConfig(file: string): { config: SweepConfig; file: stri
       wrong.push(
         `rows: ${JSON.stringify(r.name)} has nextBuild ${JSON.stringify(r.nextBuild)} (the next build's workflows, a path as workflowsPath, if given)`,
       );
+    }
+    if (r?.versioning !== undefined && !isVersioning(r.versioning)) {
+      wrong.push(
+        `rows: ${JSON.stringify(r.name)} has versioning ${JSON.stringify(r.versioning)} (unversioned, pinned or auto-upgrade, if given)`,
+      );
+    } else if (r?.versioning !== undefined && r.nextBuild === undefined) {
+      wrong.push(`rows: ${JSON.stringify(r.name)} has versioning without nextBuild (how its next build is deployed)`);
     }
     if (r?.control !== undefined && typeof r.control !== 'boolean') {
       wrong.push(`rows: ${JSON.stringify(r.name)} has control ${JSON.stringify(r.control)} (true or false, if given)`);

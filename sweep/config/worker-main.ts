@@ -1,39 +1,68 @@
 // The worker process for a user's config: its activities and workflows with the crash-sweep plugin and the crash hook.
-import { Worker } from '@temporalio/worker';
+import { Worker, type WorkerOptions } from '@temporalio/worker';
 import { runMain } from '../../common/cli';
 import { loadSweepConfig } from './load-config';
-import { runCrashWorker } from '../worker/crash-worker';
+import { runCrashWorker, type CrashWorkerSettings } from '../worker/crash-worker';
 import { crashSweepPlugin } from '../plugin';
-import { BUILD_ENV } from '../faults/new-build';
+import { BUILD_ENV, DEPLOYMENT_ENV, FIRST_BUILD_ID, VERSIONING_ENV, isVersioning } from '../faults/new-build';
 
-/** The bundle this process runs: the first build's, or the next build the engine names (a deploy mid-run). */
-function bundleOfThisBuild(): string {
-  const build = process.env[BUILD_ENV];
-  if (!build) return process.env.CRASH_SWEEP_BUNDLE!;
+/** The next build's bundle the engine names (a deploy mid-run). */
+function nextBundle(build: string): string {
   const next = (JSON.parse(process.env.CRASH_SWEEP_NEXT_BUNDLES ?? '{}') as Record<string, string>)[build];
   if (!next) throw new Error(`no bundle of the build ${JSON.stringify(build)} (CRASH_SWEEP_NEXT_BUNDLES)`);
   return next;
 }
 
 /**
+ * The builds this process runs, each a bundle and, in a versioned deploy, its deployment version: the
+ * first build's bundle; or the next build's, after an unversioned deploy; or both, each a version of
+ * the deployment the engine names, in a versioned one.
+ */
+function buildsOfThisProcess(): Array<{ bundle: string; deployment?: WorkerOptions['workerDeploymentOptions'] }> {
+  const first = process.env.CRASH_SWEEP_BUNDLE!;
+  const build = process.env[BUILD_ENV];
+  if (!build) return [{ bundle: first }];
+  const versioning = process.env[VERSIONING_ENV];
+  if (versioning === undefined) return [{ bundle: nextBundle(build) }];
+  if (!isVersioning(versioning) || versioning === 'unversioned')
+    throw new Error(`${VERSIONING_ENV} is ${JSON.stringify(versioning)}: pinned or auto-upgrade`);
+  const deploymentName = process.env[DEPLOYMENT_ENV]!;
+  const version = (buildId: string) => ({
+    useWorkerVersioning: true as const,
+    version: { deploymentName, buildId },
+    defaultVersioningBehavior: versioning === 'pinned' ? ('PINNED' as const) : ('AUTO_UPGRADE' as const),
+  });
+  return [
+    { bundle: first, deployment: version(FIRST_BUILD_ID) },
+    { bundle: nextBundle(build), deployment: version(build) },
+  ];
+}
+
+/**
  * A worker process for a user's config (`npm run sweep -- --config FILE`): loads the config file
  * (`CRASH_SWEEP_CONFIG`), makes its activities, and runs the workflows of the bundle the sweep built
- * (`CRASH_SWEEP_BUNDLE`, or the next build's after a deploy mid-run) with the crash-sweep plugin. See `runCrashWorker` for the rest.
+ * (`CRASH_SWEEP_BUNDLE`, or the next build's after a deploy mid-run; both in a versioned deploy) with
+ * the crash-sweep plugin. See `runCrashWorker` for the rest.
  */
 async function main(): Promise<void> {
   const { config } = loadSweepConfig(process.env.CRASH_SWEEP_CONFIG ?? '');
-  await runCrashWorker(async (settings) =>
-    Worker.create({
-      connection: settings.connection,
-      namespace: settings.namespace,
-      taskQueue: settings.taskQueue,
-      ...(settings.identity ? { identity: settings.identity } : {}),
-      workflowBundle: { codePath: bundleOfThisBuild() },
-      activities: await config.activities(),
-      interceptors: { activity: settings.activityInterceptors },
-      plugins: [crashSweepPlugin(config.points)],
-      ...settings.tuning,
-    }),
+  await runCrashWorker(async (settings: CrashWorkerSettings) =>
+    Promise.all(
+      buildsOfThisProcess().map(async ({ bundle, deployment }) =>
+        Worker.create({
+          connection: settings.connection,
+          namespace: settings.namespace,
+          taskQueue: settings.taskQueue,
+          ...(settings.identity ? { identity: settings.identity } : {}),
+          workflowBundle: { codePath: bundle },
+          activities: await config.activities(),
+          interceptors: { activity: settings.activityInterceptors },
+          plugins: [crashSweepPlugin(config.points)],
+          ...(deployment ? { workerDeploymentOptions: deployment } : {}),
+          ...settings.tuning,
+        }),
+      ),
+    ),
   );
 }
 

@@ -11,7 +11,7 @@ import type { BatchPlan, SuiteRow, SuiteRun, SweepSuite } from './suite';
 import type { BatchTemporal } from '../hosts/killable-server-host';
 import { cpuSeconds, type Timings } from './timings';
 import { describeStuck, findStuck, type QuietRuns } from '../judge/stuck';
-import { BUILD_ENV, nextBuildOf, runFaultOf, serverDeathOf, toleranceOf } from '../faults';
+import { batchFaultsOf, nextBuildOf, runFaultOf, serverDeathOf, toleranceOf } from '../faults';
 
 /** What one batch needs besides its scenarios. */
 export interface BatchContext {
@@ -104,12 +104,19 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
     }
     return operated;
   };
-  // A deploy mid-run (the `new-build` fault): the generations after the first kill run the next build.
+  // A deploy mid-run (the `new-build` fault): which build each round's worker runs, and how.
   const build = nextBuildOf(batch[0].row);
   if (batch.some((s) => nextBuildOf(s.row) !== build))
     throw new Error('a batch mixes rows of different builds: the engine batches them apart');
-  const envOf = (round: number): GenerationEnv =>
-    build && round > 0 ? { ...env, worker: { ...env.worker, env: { ...env.worker.env, [BUILD_ENV]: build } } } : env;
+  const batchFaults = batchFaultsOf(batch[0].row);
+  const atRound = (round: number) => ({ client: temporal.client, taskQueue: ctx.taskQueue, round });
+  const envOf = (round: number): GenerationEnv => {
+    const extra = Object.assign({}, ...batchFaults.map((f) => f.workerEnv?.(atRound(round)) ?? {})) as Record<
+      string,
+      string
+    >;
+    return { ...env, worker: { ...env.worker, env: { ...env.worker.env, ...extra } } };
+  };
   const generations: Generation[] = [];
   const launch = (round: number) => {
     ctx.counter.generations += 1;
@@ -129,6 +136,7 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
   let next = launch(0);
   let runs: RunWatch;
   try {
+    for (const f of batchFaults) await f.beforeRuns?.(atRound(0));
     runs = await timings.time('start', () => startRuns(batch, temporal.client, suite, runsOf));
     // A batch that waits long says what for, every 15 s: which runs, and the last point each reached.
     const waitWhile = (gen: Generation, pending: () => Scenario[], ms: number, what: string) =>
@@ -173,6 +181,8 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
           temporal.client,
           round,
         );
+        // What a fault does to the batch as a whole, before the next generation polls (a deploy).
+        for (const f of batchFaults) await f.afterKill?.(atRound(round));
       });
       checkLandings(killed, gen, round);
       if (!workerDies) gen.resume(targetsOf(round + 1));

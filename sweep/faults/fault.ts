@@ -29,6 +29,16 @@ export interface KilledRun {
   reason: string;
 }
 
+/** A batch at one of its stages, as a fault that acts on the batch as a whole gets it. */
+export interface BatchOfFault {
+  /** A client of the Temporal server the batch's runs live on. */
+  client: Client;
+  /** The batch's own task queue (no other batch's runs are on it). */
+  taskQueue: string;
+  /** The round: 0 until the first kill, 1 after it, and so on. */
+  round: number;
+}
+
 /**
  * A fault the sweep injects into a row's runs, as etcd's failpoints and Jepsen's nemeses are: the row
  * names it, the engine asks it what to do at each stage. Every row's worker is killed at each point
@@ -73,9 +83,15 @@ export interface Fault {
   readonly stops?: { end: string; is(error: Error): boolean };
   /**
    * The generations after the first kill run this build of the workflow code (`new-build.ts`): the
-   * engine tells them by `CRASH_SWEEP_BUILD`, and batches rows of each build apart.
+   * engine batches rows of each build apart, and tells the worker processes by {@link workerEnv}.
    */
   readonly nextBuild?: string;
+  /** Environment variables for the worker process of each round (which build it runs, and how). */
+  workerEnv?(batch: BatchOfFault): Record<string, string>;
+  /** What it does once for the batch before its runs start (`round` 0). */
+  beforeRuns?(batch: BatchOfFault): Promise<void>;
+  /** What it does once for the batch at each round's kill, once the worker is dead, before the next polls. */
+  afterKill?(batch: BatchOfFault): Promise<void>;
 }
 
 /** What a row says of its faults (`SuiteRow.faults`). */

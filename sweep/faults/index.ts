@@ -13,14 +13,15 @@ import { terminate } from './terminate';
 import { throwAtPoint } from './throw-at-point';
 import { workerDies } from './worker-dies';
 
-export type { Fault, FaultTarget, KilledRun, Tolerance, WithFaults } from './fault';
+export type { BatchOfFault, Fault, FaultTarget, KilledRun, Tolerance, WithFaults } from './fault';
 export type { ReceiverDeath } from './receiver-dies';
 export type { Lost } from './partition';
 export type { ServerDeath } from './server-dies';
 export { receiverDeathOf } from './receiver-dies';
 export { partitionOf } from './partition';
 export { SlowCommits } from './slow-receiver';
-export { BUILD_ENV } from './new-build';
+export { BUILD_ENV, DEPLOYMENT_ENV, FIRST_BUILD_ID, VERSIONING_ENV, isVersioning } from './new-build';
+export type { Versioning } from './new-build';
 export type { ActivityOperation } from './activity-operation';
 export { activityOperationOf, operateOnStuckCall } from './activity-operation';
 export {
@@ -62,6 +63,8 @@ export const FAULTS: readonly Fault[] = [
   activityOperation({ operation: 'pause' }),
   activityOperation({ operation: 'reset' }),
   newBuild('next'),
+  newBuild('next', 'pinned'),
+  newBuild('next', 'auto-upgrade'),
 ];
 
 /**
@@ -114,6 +117,11 @@ export function serverDeathOf(row: WithFaults): Fault['serverDies'] {
 /** The build the row's generations run after its first kill (`new-build.ts`), if a new one. */
 export function nextBuildOf(row: WithFaults): string | undefined {
   return row.faults?.find((f) => f.nextBuild)?.nextBuild;
+}
+
+/** The row's faults that act on a batch as a whole (its workers' environment, before its runs, after a kill). */
+export function batchFaultsOf(row: WithFaults): Fault[] {
+  return (row.faults ?? []).filter((f) => f.workerEnv || f.beforeRuns || f.afterKill);
 }
 
 /** The row's fault that acts on its runs at each kill (a reset, a retry, a cancel, a terminate), if any. */

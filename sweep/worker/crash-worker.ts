@@ -168,7 +168,7 @@ export const EXIT_SWEEP_GONE = 3;
 /**
  * The body of every worker process the sweep starts (a "generation"), whatever it runs: installs the
  * crash hook from the plan (`CRASH_PLAN`, a JSON file), lets `build` make the worker with the engine's
- * settings, reports `ready`, and with `CRASH_STANDBY=1` polls only when a line arrives on stdin (the
+ * settings (one worker, or several: one per build of a versioned deploy), reports `ready`, and with `CRASH_STANDBY=1` polls only when a line arrives on stdin (the
  * harness launches the next generation that way while the current one still runs, and lets it poll
  * the moment the current one is dead).
  *
@@ -176,27 +176,31 @@ export const EXIT_SWEEP_GONE = 3;
  * `WORKER_IDENTITY` (the server records `NAME@PID` for every task this process starts). In standby
  * it exits once stdin closes: the sweep that started it is gone.
  */
-export async function runCrashWorker(build: (settings: CrashWorkerSettings) => Promise<Worker>): Promise<void> {
+export async function runCrashWorker(
+  build: (settings: CrashWorkerSettings) => Promise<Worker | Worker[]>,
+): Promise<void> {
   const plan: CrashPlan = process.env.CRASH_PLAN
     ? (JSON.parse(readFileSync(process.env.CRASH_PLAN, 'utf8')) as CrashPlan)
     : { targets: {} };
   const hook = installCrashHook(plan);
   const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? 'localhost:7233' });
-  const worker = await build({
-    connection,
-    namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
-    taskQueue: process.env.TASK_QUEUE ?? 'crash-sweep',
-    identity: process.env.WORKER_IDENTITY ? `${process.env.WORKER_IDENTITY}@${process.pid}` : undefined,
-    // A generation that parks nothing takes a batch's runs to their end: it works on a few workflow
-    // tasks at a time and leaves the rest waiting on the server, where a task's start-to-close timeout
-    // has not started yet. Taking every task at once would leave the last ones to time out in a live
-    // worker on a busy machine. A generation that parks runs needs a slot for each parked task.
-    tuning:
-      Object.keys(plan.targets).length === 0
-        ? { ...SWEEP_WORKER_TUNING, maxConcurrentWorkflowTaskExecutions: FINISHING_WORKFLOW_TASKS }
-        : SWEEP_WORKER_TUNING,
-    activityInterceptors: [watchForLateness()],
-  });
+  const workers = [
+    await build({
+      connection,
+      namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
+      taskQueue: process.env.TASK_QUEUE ?? 'crash-sweep',
+      identity: process.env.WORKER_IDENTITY ? `${process.env.WORKER_IDENTITY}@${process.pid}` : undefined,
+      // A generation that parks nothing takes a batch's runs to their end: it works on a few workflow
+      // tasks at a time and leaves the rest waiting on the server, where a task's start-to-close timeout
+      // has not started yet. Taking every task at once would leave the last ones to time out in a live
+      // worker on a busy machine. A generation that parks runs needs a slot for each parked task.
+      tuning:
+        Object.keys(plan.targets).length === 0
+          ? { ...SWEEP_WORKER_TUNING, maxConcurrentWorkflowTaskExecutions: FINISHING_WORKFLOW_TASKS }
+          : SWEEP_WORKER_TUNING,
+      activityInterceptors: [watchForLateness()],
+    }),
+  ].flat();
   emit({ type: 'ready' });
   if (process.env.CRASH_STANDBY === '1') {
     await new Promise<void>((go) => {
@@ -212,6 +216,7 @@ export async function runCrashWorker(build: (settings: CrashWorkerSettings) => P
       lines.on('close', () => process.exit(EXIT_SWEEP_GONE));
     });
   }
-  await worker.run();
+  // One worker, or one per build (a versioned deploy runs both builds in each process).
+  await Promise.all(workers.map((w) => w.run()));
   await connection.close();
 }

@@ -260,7 +260,7 @@ export const OPERATOR_GROUP = 'an operator pauses or resets a stuck call';
 const operated = (v: AgentRow, operation: ActivityOperation, damaged = false): AgentRow => ({
   ...v,
   name: `${v.name}-activity-${operation}`,
-  label: `${v.label}: stuck call ${operation === 'pause' ? 'paused' : 'reset'}`,
+  label: `${v.label}: stuck call ${{ pause: 'paused', reset: 'reset', options: 'timeout shortened' }[operation]}`,
   input: (base) => ({ ...(v.input(base) as object), timeouts: SWEEP_MCP_TIMEOUTS }),
   faults: [
     partition({ lost: 'reply', activities: ['runTool'] }),
@@ -519,6 +519,10 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   operated(AGENT_KEYLESS, 'pause', true),
   operated(AGENT_KEYLESS_LOOKUP, 'reset'),
   operated(AGENT_KEYLESS, 'reset', true),
+  // Its timeout shortened instead, the stuck call times out as any call does: retried without a key
+  // by the design that saves after the reply (twice), settled by the loop's ladder (once).
+  operated(design('reply', 'save after the reply', 'keyless'), 'options', true),
+  operated(AGENT_KEYLESS_LOOKUP, 'options'),
 ];
 
 /** The variants named in a comma-separated list, or all of them; an unknown name is an error that lists the known ones. */

@@ -1,13 +1,19 @@
 // An operator pauses, or resets, a tool call stuck at its receiver, with no process dying.
 import type { Client } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import type { Fault } from './fault';
 
 /**
  * What the operator does to the stuck activity: `pause` (`PauseActivity`, then `UnpauseActivity` once
- * the attempt has ended, as `temporal activity pause` and `unpause` do), or `reset` (`ResetActivity`).
+ * the attempt has ended, as `temporal activity pause` and `unpause` do), `reset` (`ResetActivity`), or
+ * `options`: shorten its start-to-close timeout to {@link SHORTENED_TIMEOUT_S} s (`UpdateActivityOptions`,
+ * as `temporal activity update-options` does), so that the stuck attempt times out.
  */
-export type ActivityOperation = 'pause' | 'reset';
+export type ActivityOperation = 'pause' | 'reset' | 'options';
+
+/** The start-to-close timeout the `options` operation gives a stuck call, in seconds. */
+export const SHORTENED_TIMEOUT_S = 1;
 
 /** Which operation, and what the row's checks must tolerate. */
 export interface ActivityOperationOptions {
@@ -26,16 +32,19 @@ export interface ActivityOperationFault extends Fault {
  * An operator's activity operation (Temporal server 1.28 and later; the bundled dev server has them)
  * on a tool call stuck at its receiver: the receiver acted on the run's first write and its reply is
  * lost (a partition, `partition.ts`), so the call hangs; the operator, seeing it, acts on the activity.
- * The server tells the running attempt at its next heartbeat (a call that does not heartbeat hears
- * nothing, and the operation changes nothing), and the attempt stops there:
+ * A pause or a reset reaches the running attempt at its next heartbeat (a call that does not heartbeat
+ * hears nothing, and they change nothing), and the attempt stops there:
  *
  * - `pause`: once the attempt has ended, the operator unpauses the activity and the server starts the
  *   next attempt at once, even for a call allowed one try (`maximumAttempts: 1`): the workflow never
  *   sees an unknown outcome, so no rung of the ladder is asked unless the activity itself notices it
  *   is a second attempt of a one-try call.
  * - `reset`: the attempt's cancel ends the call, which the workflow sees fail (its one try used up).
+ * - `options`: the shorter timeout applies to the attempt that runs: it times out on the server, as
+ *   any timeout does (a retry where the call is retried, an unknown outcome where it has one try).
  *
- * First pass only: every run waits a heartbeat at its first write, too long for a second pass's batches.
+ * First pass only: every run waits a heartbeat (or a timeout) at its first write, too long for a second
+ * pass's batches.
  */
 export function activityOperation(options: ActivityOperationOptions): ActivityOperationFault {
   const { operation } = options;
@@ -43,10 +52,11 @@ export function activityOperation(options: ActivityOperationOptions): ActivityOp
     name: `activity-operation:${operation}`,
     kind: 'activity-operation',
     target: 'activity',
-    summary:
-      operation === 'pause'
-        ? 'an operator pauses the call stuck at the receiver (its reply lost), and unpauses it once its attempt stops'
-        : 'an operator resets the call stuck at the receiver (its reply lost)',
+    summary: {
+      pause: 'an operator pauses the call stuck at the receiver (its reply lost), and unpauses it once its attempt stops',
+      reset: 'an operator resets the call stuck at the receiver (its reply lost)',
+      options: `an operator shortens the start-to-close timeout of the call stuck at the receiver (its reply lost) to ${SHORTENED_TIMEOUT_S} s`,
+    }[operation],
     tolerates: { retries: true, ...(options.damagedWithoutKills ? { damagedWithoutKills: true } : {}) },
     firstPassOnly: true,
     operation,
@@ -91,6 +101,17 @@ export async function operateOnStuckCall(
   if (operation === 'reset') {
     await client.workflowService.resetActivity({ namespace, execution, identity, id });
     return `reset ${activityType} while its attempt ${running.attempt} was stuck`;
+  }
+  if (operation === 'options') {
+    await client.workflowService.updateActivityOptions({
+      namespace,
+      execution,
+      identity,
+      id,
+      activityOptions: { startToCloseTimeout: msToTs(SHORTENED_TIMEOUT_S * 1000) },
+      updateMask: { paths: ['start_to_close_timeout'] },
+    });
+    return `shortened the start-to-close timeout of ${activityType} to ${SHORTENED_TIMEOUT_S} s while its attempt ${running.attempt} was stuck`;
   }
   await client.workflowService.pauseActivity({ namespace, execution, identity, id, reason: 'a call stuck' });
   const until = Date.now() + STOP_WAIT_MS;

@@ -62,6 +62,7 @@ export const FAULTS: readonly Fault[] = [
   terminate,
   activityOperation({ operation: 'pause' }),
   activityOperation({ operation: 'reset' }),
+  activityOperation({ operation: 'options' }),
   newBuild('next'),
   newBuild('next', 'pinned'),
   newBuild('next', 'auto-upgrade'),

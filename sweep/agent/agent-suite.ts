@@ -179,7 +179,7 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
       return plan;
     },
     start: (client, run) => {
-      if (run.row.model) world.fickleRuns.set(run.runId, run.row.model === 'fickle-same-ids' ? 'same-ids' : 'new-ids');
+      if (run.row.fickle) world.fickleRuns.set(run.runId, run.row.fickle);
       return client.workflow.start(run.row.workflowType, runOptions(run, trackerOf(run).url));
     },
     onPoint(run, event) {

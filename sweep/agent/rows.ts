@@ -24,7 +24,7 @@ import {
 import type { TrackerName, TrackerPoint } from './world';
 import { SERVER_DIES_WORKFLOW_TASK_TIMEOUT } from '../engine/timeouts';
 import { TRIAGE_TOOL_NAMES } from '../../examples/triage/tools';
-import { LONG_TASK } from '../../model/script';
+import { LONG_TASK, type FickleIds } from '../../model/script';
 import { SERVER_DIES_TIMEOUTS, SWEEP_MCP_TIMEOUTS } from './timeouts';
 
 /** What every run of a variant gets from the sweep. */
@@ -69,10 +69,11 @@ export interface AgentRow extends SuiteRow {
    */
   expects?: readonly ExpectedEffect[] | 'history';
   /**
-   * `fickle`: asked a conversation again, the model answers with other calls, under new ids;
-   * `fickle-same-ids`: under the ids it used before (a model that numbers its calls). Default: the same reply.
+   * The model is fickle: asked a conversation again, it answers with other calls, under new ids
+   * (`new-ids`) or under the ids it used before (`same-ids`: a model that numbers its calls). Default:
+   * the same reply.
    */
-  model?: 'fickle' | 'fickle-same-ids';
+  fickle?: FickleIds;
   /** The workflow-task timeout of its runs. Default the sweep's (`SWEEP_WORKFLOW_TASK_TIMEOUT`). */
   workflowTaskTimeout?: Duration;
 }
@@ -170,11 +171,11 @@ const partitioned = (v: AgentRow, lost: Lost, damaged = false): AgentRow => ({
  * A row of {@link MODEL_GROUP}: a fickle model, its writes counted against the replies in history;
  * `same-ids`: it changes its mind under the call ids it used before.
  */
-const fickle = (v: AgentRow, name: string, label: string, ids: 'new-ids' | 'same-ids' = 'new-ids'): AgentRow => ({
+const fickle = (v: AgentRow, name: string, label: string, ids: FickleIds = 'new-ids'): AgentRow => ({
   ...v,
   name,
   label,
-  model: ids === 'same-ids' ? 'fickle-same-ids' : 'fickle',
+  fickle: ids,
   expects: 'history',
   group: MODEL_GROUP,
 });
@@ -195,7 +196,7 @@ const reset = (v: AgentRow, to: 'last' | 'first', fickleModel: boolean | 'same-i
   faults: [resetRun(to === 'last' ? 'last-task' : 'first-task')],
   ...(fickleModel
     ? {
-        model: fickleModel === 'same-ids' ? ('fickle-same-ids' as const) : ('fickle' as const),
+        fickle: fickleModel === 'same-ids' ? ('same-ids' as const) : ('new-ids' as const),
         expects: 'history' as const,
       }
     : {}),
@@ -215,7 +216,7 @@ const retried = (v: AgentRow, fickleModel = false): AgentRow => ({
   name: `${v.name}-retried${fickleModel ? '-fickle' : ''}`,
   label: `${v.label}: ${fickleModel ? 'fickle, ' : ''}run retried`,
   faults: [retry],
-  ...(fickleModel ? { model: 'fickle' as const, expects: 'history' as const } : {}),
+  ...(fickleModel ? { fickle: 'new-ids' as const, expects: 'history' as const } : {}),
   group: RETRY_GROUP,
 });
 

@@ -200,60 +200,43 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
   const noMcpConfig = path.join(dir, 'mcp-none.json');
   writeFileSync(noMcpConfig, JSON.stringify({ mcpServers: {} }));
   // Only sweeps with MCP variants pay for the servers' processes.
-  const lanes = new Map<number, Promise<McpLane>>();
-  const mcpLane = (lane: number): Promise<McpLane> => {
-    let started = lanes.get(lane);
-    if (!started) {
-      started = (async () => {
-        const laneDir = path.join(dir, `lane-${lane}`);
-        mkdirSync(laneDir, { recursive: true });
-        const hosts = {
-          keyed: new McpHost(MCP_SERVER_NAMES.keyed, trackers.keyed.url, laneDir),
-          keyless: new McpHost(MCP_SERVER_NAMES.keyless, trackers.keyless.url, laneDir),
-        };
-        await Promise.all([hosts.keyed.start(), hosts.keyless.start()]);
-        const config = path.join(laneDir, 'mcp.json');
-        const servers = {
-          [hosts.keyed.serverName]: { url: hosts.keyed.url },
-          [hosts.keyless.serverName]: { url: hosts.keyless.url },
-        };
-        writeFileSync(config, JSON.stringify({ mcpServers: servers }));
-        return { hosts, config };
-      })();
-      lanes.set(lane, started);
-    }
-    return started;
-  };
-  const processes = new Map<string, Promise<TrackerProcess>>();
-  const trackerProcess = (lane: number, kind: 'keyed' | 'keyless', point: TrackerPoint): Promise<TrackerProcess> => {
-    const name = `tracker-${kind}-${point}-lane-${lane}`;
-    let started = processes.get(name);
-    if (!started) {
-      started = (async () => {
-        const host = new TrackerHost(name, dir, { point, keyless: kind === 'keyless' });
-        await host.start();
-        // Opened once the process has made the file; WAL lets both read and write it.
-        const store = new Store(host.db, 'normal');
-        stores.push(store);
-        return { url: host.url, store, host };
-      })();
-      processes.set(name, started);
-    }
-    return started;
-  };
-  const proxies = new Map<string, Promise<PartitionProxy>>();
+  const lanes = new OnFirstUse<McpLane>();
+  const mcpLane = (lane: number): Promise<McpLane> =>
+    lanes.get(`lane-${lane}`, async (name) => {
+      const laneDir = path.join(dir, name);
+      mkdirSync(laneDir, { recursive: true });
+      const hosts = {
+        keyed: new McpHost(MCP_SERVER_NAMES.keyed, trackers.keyed.url, laneDir),
+        keyless: new McpHost(MCP_SERVER_NAMES.keyless, trackers.keyless.url, laneDir),
+      };
+      await Promise.all([hosts.keyed.start(), hosts.keyless.start()]);
+      const config = path.join(laneDir, 'mcp.json');
+      const servers = {
+        [hosts.keyed.serverName]: { url: hosts.keyed.url },
+        [hosts.keyless.serverName]: { url: hosts.keyless.url },
+      };
+      writeFileSync(config, JSON.stringify({ mcpServers: servers }));
+      return { hosts, config };
+    });
+  const processes = new OnFirstUse<TrackerProcess>();
+  const trackerProcess = (lane: number, kind: 'keyed' | 'keyless', point: TrackerPoint): Promise<TrackerProcess> =>
+    processes.get(`tracker-${kind}-${point}-lane-${lane}`, async (name) => {
+      const host = new TrackerHost(name, dir, { point, keyless: kind === 'keyless' });
+      await host.start();
+      // Opened once the process has made the file; WAL lets both read and write it.
+      const store = new Store(host.db, 'normal');
+      stores.push(store);
+      return { url: host.url, store, host };
+    });
+  const proxies = new OnFirstUse<PartitionProxy>();
   const partitioned = async (
     kind: 'keyed' | 'keyless',
     lost: Lost,
     onHeld?: (repo: string) => void,
   ): Promise<WorldTracker> => {
-    const name = `${kind}-${lost}${onHeld ? '-watched' : ''}`;
-    let started = proxies.get(name);
-    if (!started) {
-      started = PartitionProxy.start(trackers[kind].url, lost, PARTITION.capMs, onHeld);
-      proxies.set(name, started);
-    }
-    const proxy = await started;
+    const proxy = await proxies.get(`${kind}-${lost}${onHeld ? '-watched' : ''}`, () =>
+      PartitionProxy.start(trackers[kind].url, lost, PARTITION.capMs, onHeld),
+    );
     return { url: proxy.url, store: trackers[kind].store, holdRanOut: (repo) => proxy.ranOut(repo) };
   };
   const fickleRuns = new Map<string, FickleIds>();
@@ -289,16 +272,37 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
     },
     temporal: host,
     async close(keepTemporal = false) {
-      for (const started of processes.values()) await (await started.catch(() => null))?.host.close();
-      for (const started of proxies.values()) await (await started.catch(() => null))?.close();
-      for (const started of lanes.values()) {
-        const lane = await started.catch(() => null);
-        if (lane) await Promise.all([lane.hosts.keyed.close(), lane.hosts.keyless.close()]);
-      }
+      for (const proc of await processes.started()) await proc.host.close();
+      for (const proxy of await proxies.started()) await proxy.close();
+      for (const lane of await lanes.started())
+        await Promise.all([lane.hosts.keyed.close(), lane.hosts.keyless.close()]);
       for (const app of apps) await app.close();
       for (const store of stores) store.close();
       rmSync(workerScript, { force: true });
       if (!options.server) await server.close(keepTemporal);
     },
   };
+}
+
+/**
+ * What the world starts the first time a name is asked for (a lane's MCP servers, a tracker process, a
+ * partition proxy), and gives again every time after; and all of it, for closing.
+ */
+class OnFirstUse<V> {
+  private readonly byName = new Map<string, Promise<V>>();
+
+  get(name: string, start: (name: string) => Promise<V>): Promise<V> {
+    let started = this.byName.get(name);
+    if (!started) {
+      started = start(name);
+      this.byName.set(name, started);
+    }
+    return started;
+  }
+
+  /** Every one that started (those that failed to are left out). */
+  async started(): Promise<V[]> {
+    const all = await Promise.all([...this.byName.values()].map((p) => p.catch(() => null)));
+    return all.filter((v): v is Awaited<V> & V => v !== null);
+  }
 }

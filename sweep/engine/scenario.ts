@@ -10,25 +10,28 @@ import type { Stuck } from '../judge/stuck';
 /** Which pass a scenario belongs to: the clean run that records the points, or a run killed once or twice. */
 export type Pass = 'clean' | 'once' | 'twice';
 
-/** One run of a row, killed at zero, one or two points. */
+/**
+ * One run of a row, killed at zero, one or two points: its plan (`readonly`: which row, which kills,
+ * where they must land, its ids), fixed when it is made, and what its run did, filled in as it runs.
+ */
 export interface Scenario {
   /** Unique in a sweep: `ROW PASS LABEL`. */
-  id: string;
+  readonly id: string;
   /** The kill indexes (`3`, `3.7`; `run` for a clean run). */
-  label: string;
+  readonly label: string;
   /** The row of the table it counts in. */
-  row: SuiteRow;
-  pass: Pass;
+  readonly row: SuiteRow;
+  readonly pass: Pass;
   /** Where each killed generation parks the run, in order. */
-  kills: KillTarget[];
+  readonly kills: readonly KillTarget[];
   /** The point each kill must land on (from the clean run, then from the first restart). */
-  expected: SeenPoint[];
+  readonly expected: readonly SeenPoint[];
   /** Where each kill did land. */
   landed: SeenPoint[];
-  runId: string;
-  workflowId: string;
+  readonly runId: string;
+  readonly workflowId: string;
   /** A name unique in the sweep, for the run's own corner of a receiver (the agent's repository). */
-  tag: string;
+  readonly tag: string;
   /** The task queue of the batch it ran in. */
   taskQueue?: string;
   /** Points the last generation (the one that finished the run) reached, in order. */
@@ -64,8 +67,8 @@ export function newScenario(
   row: SuiteRow,
   pass: Pass,
   label: string,
-  kills: KillTarget[],
-  expected: SeenPoint[],
+  kills: readonly KillTarget[],
+  expected: readonly SeenPoint[],
 ): Scenario {
   const runId = randomUUID();
   scenarioCounter += 1;

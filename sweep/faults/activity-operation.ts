@@ -53,7 +53,8 @@ export function activityOperation(options: ActivityOperationOptions): ActivityOp
     kind: 'activity-operation',
     target: 'activity',
     summary: {
-      pause: 'an operator pauses the call stuck at the receiver (its reply lost), and unpauses it once its attempt stops',
+      pause:
+        'an operator pauses the call stuck at the receiver (its reply lost), and unpauses it once its attempt stops',
       reset: 'an operator resets the call stuck at the receiver (its reply lost)',
       options: `an operator shortens the start-to-close timeout of the call stuck at the receiver (its reply lost) to ${SHORTENED_TIMEOUT_S} s`,
     }[operation],

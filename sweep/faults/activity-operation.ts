@@ -1,4 +1,4 @@
-// An operator pauses, or resets, a tool call stuck at its receiver, with no process dying.
+// An operator pauses, resets or shortens the timeout of a tool call stuck at its receiver, with no process dying.
 import type { Client } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';

@@ -68,6 +68,15 @@ export const FAULTS: readonly Fault[] = [
   newBuild('next', 'auto-upgrade'),
 ];
 
+/** Why a config row may not name a fault the sweep knows, by its kind (`receivers`: the rest). */
+const NOT_NAMEABLE: Record<string, string> = {
+  'new-build': 'a row names its next build with nextBuild',
+  'activity-operation':
+    "it acts on a call stuck at a receiver the sweep hosts itself (behind its partition), and a config's receivers are its own",
+  receivers:
+    "it strikes receivers the sweep hosts itself (the agent's trackers and MCP servers), and a config's receivers are its own",
+};
+
 /**
  * The faults a config row may name (`rows[].faults`), by name, with a clear error for any other: each
  * is the fault of that name, made with its setting (`reset:first-task`, `server-dies:worker-dies`).
@@ -89,7 +98,7 @@ export function faultNamed(name: string): Fault {
     'faults a config row may name: worker-dies, server-dies:worker-dies, server-dies:worker-survives, reset:last-task, reset:first-task, retry, cancel, terminate, throw-at-point:POINT, slow-receiver:ACTIVITY[,ACTIVITY]';
   if (!fault && !made[kind] && FAULTS.some((f) => f.kind === kind))
     throw new Error(
-      `fault ${JSON.stringify(name)} is not one a config row may name: ${kind === 'new-build' ? 'a row names its next build with nextBuild' : kind === 'activity-operation' ? "it acts on a call stuck at a receiver the sweep hosts itself (behind its partition), and a config's receivers are its own" : `it strikes receivers the sweep hosts itself (the agent's trackers and MCP servers), and a config's receivers are its own`} (${nameable})`,
+      `fault ${JSON.stringify(name)} is not one a config row may name: ${NOT_NAMEABLE[kind] ?? NOT_NAMEABLE.receivers} (${nameable})`,
     );
   if (!fault) throw new Error(`unknown fault ${JSON.stringify(name)} (${nameable})`);
   return fault;

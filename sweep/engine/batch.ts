@@ -111,10 +111,8 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
   const batchFaults = batchFaultsOf(batch[0].row);
   const atRound = (round: number) => ({ client: temporal.client, taskQueue: ctx.taskQueue, round });
   const envOf = (round: number): GenerationEnv => {
-    const extra = Object.assign({}, ...batchFaults.map((f) => f.workerEnv?.(atRound(round)) ?? {})) as Record<
-      string,
-      string
-    >;
+    const extra: Record<string, string> = {};
+    for (const f of batchFaults) Object.assign(extra, f.workerEnv?.(atRound(round)));
     return { ...env, worker: { ...env.worker, env: { ...env.worker.env, ...extra } } };
   };
   const generations: Generation[] = [];

@@ -46,24 +46,26 @@ function buildsOfThisProcess(): Array<{ bundle: string; deployment?: WorkerOptio
  */
 async function main(): Promise<void> {
   const { config } = loadSweepConfig(process.env.CRASH_SWEEP_CONFIG ?? '');
-  await runCrashWorker(async (settings: CrashWorkerSettings) =>
-    Promise.all(
-      buildsOfThisProcess().map(async ({ bundle, deployment }) =>
+  await runCrashWorker(async (settings: CrashWorkerSettings) => {
+    // Made once: in a versioned deploy both builds' workers share them.
+    const activities = await config.activities();
+    return Promise.all(
+      buildsOfThisProcess().map(({ bundle, deployment }) =>
         Worker.create({
           connection: settings.connection,
           namespace: settings.namespace,
           taskQueue: settings.taskQueue,
           ...(settings.identity ? { identity: settings.identity } : {}),
           workflowBundle: { codePath: bundle },
-          activities: await config.activities(),
+          activities,
           interceptors: { activity: settings.activityInterceptors },
           plugins: [crashSweepPlugin(config.points)],
           ...(deployment ? { workerDeploymentOptions: deployment } : {}),
           ...settings.tuning,
         }),
       ),
-    ),
-  );
+    );
+  });
 }
 
 runMain(main);

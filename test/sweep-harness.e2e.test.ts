@@ -32,26 +32,29 @@ describe('the sweep harness checks its own kills', () => {
     };
 
     const clean = newScenario(agent, 'clean', 'run', [], []);
-    await runScenarios([clean], options, 'clean');
-    expect(clean.error).toBeUndefined();
-    const accepted = clean.finalPoints.findIndex((p) => p.name === 'tracker.accepted');
-    const point = clean.finalPoints[accepted];
+    const [cleanRun] = await runScenarios([clean], options, 'clean');
+    expect(cleanRun.error).toBeUndefined();
+    const accepted = cleanRun.finalPoints.findIndex((p) => p.name === 'tracker.accepted');
+    const point = cleanRun.finalPoints[accepted];
     expect(point).toMatchObject({ name: 'tracker.accepted', detail: 'create_issue call_create_1' });
 
     const good = newScenario(agent, 'once', 'good', [{ index: accepted + 1 }], [point]);
     const never = newScenario(agent, 'once', 'never', [{ index: 999 }], [point]);
     const elsewhere = newScenario(agent, 'once', 'elsewhere', [{ index: accepted + 2 }], [point]);
-    await runScenarios([good, never, elsewhere], options, 'once');
+    const [goodRun, neverRun, elsewhereRun] = await runScenarios([good, never, elsewhere], options, 'once');
 
-    expect(good.error).toBeUndefined();
-    expect(good.landed).toEqual([point]);
+    expect(goodRun.error).toBeUndefined();
+    // The plan is never written: what the run did comes back as a result of its own.
+    expect(good).not.toHaveProperty('landed');
+    expect(Object.isFrozen(goodRun)).toBe(true);
+    expect(goodRun.landed).toEqual([point]);
     // Killed after the tracker took the request: the keyed retry replays it, and the run finishes clean.
-    expect(good.outcome).toMatchObject({ dups: 0, missing: 0, asks: 0, details: { issues: 2, comments: 1 } });
+    expect(goodRun.outcome).toMatchObject({ dups: 0, missing: 0, asks: 0, details: { issues: 2, comments: 1 } });
     // The server retries the dead attempt on its own: the restart's first point is the retry's start.
-    expect(good.finalPoints[0]).toMatchObject({ name: 'tool.started', detail: 'create_issue call_create_1' });
+    expect(goodRun.finalPoints[0]).toMatchObject({ name: 'tool.started', detail: 'create_issue call_create_1' });
 
-    expect(never.error).toMatch(/^kill 1 never landed: the run ended before reaching \{"index":999\}/);
-    expect(elsewhere.error).toBe(
+    expect(neverRun.error).toMatch(/^kill 1 never landed: the run ended before reaching \{"index":999\}/);
+    expect(elsewhereRun.error).toBe(
       'kill 1 landed on tool.returned (create_issue call_create_1), expected tracker.accepted (create_issue call_create_1)',
     );
   });

@@ -5,7 +5,7 @@ import { formatReruns, rerunCommand } from '../sweep/report/json';
 import { summarizeErrors } from '../sweep/engine/reruns';
 import { fillCounts, summarize } from '../sweep/judge/counting';
 import { formatTable } from '../sweep/report/table';
-import type { Scenario } from '../sweep/engine/scenario';
+import type { RanScenario } from '../sweep/engine/scenario';
 import { selectRows, AGENT_ROWS } from '../sweep/agent/rows';
 
 const [turn, reply] = AGENT_ROWS;
@@ -15,9 +15,9 @@ const CLEAN = fillCounts({ dups: 0, missing: 0, calls: 3 });
 
 function scenario(
   row = turn,
-  outcome: Partial<Scenario['outcome']> | null = {},
-  pass: Scenario['pass'] = 'once',
-): Scenario {
+  outcome: Partial<RanScenario['outcome']> | null = {},
+  pass: RanScenario['pass'] = 'once',
+): RanScenario {
   return {
     id: 'x',
     label: '1',

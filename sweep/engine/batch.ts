@@ -4,7 +4,8 @@ import { ApplicationFailure, TerminatedFailure } from '@temporalio/common';
 import { auditHistory, type GenerationRecord } from '../judge/audit';
 import type { CrashPlan, KillTarget } from '../worker/line-protocol';
 import { Generation, type GenerationEnv } from './generation';
-import type { Scenario } from './scenario';
+import type { RanScenario, Scenario, ScenarioResult } from './scenario';
+import type { SeenPoint } from './generation';
 import type { SweepServer } from '../hosts/sweep-server';
 import { fillCounts } from '../judge/counting';
 import type { BatchPlan, SuiteRow, SuiteRun, SweepSuite } from './suite';
@@ -30,6 +31,22 @@ export interface BatchContext {
   progress?: (line: string) => void;
   /** By row: the points only a worker process's first run reaches, which no run counts (`clean-twice.ts`). */
   setupPoints?: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * A scenario while its batch runs: its plan, and its result as the batch finds it; the batch returns
+ * the result, and nothing writes it after that.
+ */
+type Running = Scenario & { -readonly [K in keyof ScenarioResult]: ScenarioResult[K] } & {
+  landed: SeenPoint[];
+  operations?: string[];
+  handle?: WorkflowHandle;
+};
+
+/** A run's result as the batch returns it: the plan and what the run did, without the live handle. */
+function resultOfRun({ handle, ...ran }: Running): RanScenario {
+  void handle; // a live connection's handle ends with its batch
+  return Object.freeze(ran);
 }
 
 /** How often a batch that waits says what for. */
@@ -66,8 +83,9 @@ export function generationEnv(
  * worker that is already loaded. A kill that did not land on its expected point marks the scenario as
  * an error, never a pass.
  */
-export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<void> {
+export async function runBatch(plans: readonly Scenario[], ctx: BatchContext): Promise<RanScenario[]> {
   const { server, suite, timings, temporal } = ctx;
+  const batch: Running[] = plans.map((p) => ({ ...p, landed: [], finalPoints: [] }));
   const serverDies = serverDeathOf(batch[0].row);
   if (batch.some((s) => serverDeathOf(s.row) !== serverDies))
     throw new Error('a batch mixes rows whose Temporal server dies with rows whose server does not');
@@ -137,7 +155,7 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
     for (const f of batchFaults) await f.beforeRuns?.(atRound(0));
     runs = await timings.time('start', () => startRuns(batch, temporal.client, suite, runsOf));
     // A batch that waits long says what for, every 15 s: which runs, and the last point each reached.
-    const waitWhile = (gen: Generation, pending: () => Scenario[], ms: number, what: string) =>
+    const waitWhile = (gen: Generation, pending: () => Running[], ms: number, what: string) =>
       waitForRuns(gen, plan, runs, pending, ms, (waiting, seconds) => {
         const named = waiting.slice(0, 3).map((s) => {
           const last = gen.points.get(s.workflowId)?.at(-1);
@@ -221,6 +239,7 @@ export async function runBatch(batch: Scenario[], ctx: BatchContext): Promise<vo
   }
 
   await timings.time('count', () => countBatch(batch, temporal.client, suite, runsOf, generations, runs));
+  return batch.map(resultOfRun);
 }
 
 /**
@@ -234,7 +253,7 @@ async function endRound(
   serverDies: ReturnType<typeof serverDeathOf>,
   temporal: BatchTemporal,
   timings: Timings,
-  unfinished: () => Scenario[],
+  unfinished: () => Running[],
 ): Promise<void> {
   const killWorker = async () => {
     timings.workerCpu += cpuSeconds(gen.pid) ?? 0;
@@ -247,9 +266,9 @@ async function endRound(
 
 /**
  * Does each run's row's run fault to it at kill `round`, its worker dead (a reset, a failure for its
- * retry policy, a cancel, a terminate: `Fault.atKill`), and notes what was done in `Scenario.operations`.
+ * retry policy, a cancel, a terminate: `Fault.atKill`), and notes what was done in `ScenarioResult.operations`.
  */
-async function atKill(runs: Scenario[], client: Client, round: number): Promise<void> {
+async function atKill(runs: Running[], client: Client, round: number): Promise<void> {
   await Promise.all(
     runs.map(async (s) => {
       const line = await runFaultOf(s.row)!.atKill!({
@@ -268,7 +287,7 @@ export function stoppedEnd(row: SuiteRow, error: Error): string | null {
   return stop?.end ?? null;
 }
 
-/** The end of a run that completed (`Scenario.end`). */
+/** The end of a run that completed (`ScenarioResult.end`). */
 export const COMPLETED = 'completed';
 
 /**
@@ -295,13 +314,13 @@ interface RunWatch {
 
 /** Starts every run of a batch on its task queue, and watches each one's end from the start. */
 async function startRuns(
-  batch: Scenario[],
+  batch: Running[],
   client: Client,
   suite: SweepSuite,
   runsOf: Map<string, SuiteRun>,
 ): Promise<RunWatch> {
   const watch: RunWatch = { ended: new Set(), notStarted: new Set(), results: new Map() };
-  const start = async (s: Scenario) => {
+  const start = async (s: Running) => {
     const run = runsOf.get(s.workflowId)!;
     s.taskQueue = run.taskQueue;
     s.client = client;
@@ -318,10 +337,10 @@ async function startRuns(
   // A second clean run starts once its first has ended, in the generation that finishes them both.
   const seconds = batch.filter((s) => s.after);
   for (const s of seconds) watch.notStarted.add(s.workflowId);
-  const firsts = new Map<Scenario, Promise<RunResult>>();
-  await Promise.all(batch.filter((s) => !s.after).map(async (s) => firsts.set(s, (await start(s)).result)));
+  const firsts = new Map<string, Promise<RunResult>>();
+  await Promise.all(batch.filter((s) => !s.after).map(async (s) => firsts.set(s.workflowId, (await start(s)).result)));
   for (const s of seconds) {
-    const first = s.after && firsts.get(s.after);
+    const first = s.after && firsts.get(s.after.workflowId);
     if (!first) throw new Error(`${s.id} follows a run that is not in its batch`);
     void first
       .then(() => start(s))
@@ -383,10 +402,10 @@ async function waitForRuns(
   gen: Generation,
   plan: BatchPlan,
   runs: Pick<RunWatch, 'ended' | 'notStarted'>,
-  pending: () => Scenario[],
+  pending: () => Running[],
   ms: number,
-  say?: (waiting: Scenario[], seconds: number) => void,
-): Promise<Scenario[]> {
+  say?: (waiting: Running[], seconds: number) => void,
+): Promise<Running[]> {
   const started = Date.now();
   const deadline = started + ms;
   let saidAt = started;
@@ -415,7 +434,7 @@ async function waitForRuns(
  * terminated, so nothing waits for it; a clean run that gets stuck is an error (stuck with no kill).
  * Runs that wait with nothing in flight are looked for only where the suite asks (`waiting`).
  */
-function watchForStuck(batch: Scenario[], runs: RunWatch, client: Client, waiting: boolean): { stop(): Promise<void> } {
+function watchForStuck(batch: Running[], runs: RunWatch, client: Client, waiting: boolean): { stop(): Promise<void> } {
   let stopped = false;
   const quiet: QuietRuns | null = waiting ? new Map() : null;
   const loop = (async () => {
@@ -447,7 +466,7 @@ function watchForStuck(batch: Scenario[], runs: RunWatch, client: Client, waitin
 }
 
 /** Each killed run must have been parked on the point it was meant to die at. */
-function checkLandings(killed: Scenario[], gen: Generation, round: number): void {
+function checkLandings(killed: Running[], gen: Generation, round: number): void {
   for (const s of killed) {
     const at = gen.parked.get(s.workflowId);
     if (!at) {
@@ -464,7 +483,7 @@ function checkLandings(killed: Scenario[], gen: Generation, round: number): void
 
 /** Counts each finished run's effects through the suite, and checks its history: every timeout in it must be a kill's. */
 async function countBatch(
-  batch: Scenario[],
+  batch: Running[],
   client: Client,
   suite: SweepSuite,
   runsOf: Map<string, SuiteRun>,
@@ -486,7 +505,6 @@ async function countBatch(
         if (late)
           s.error ??= `a live activity outlived its timeout (${late.detail}): the machine was too slow for the sweep's timeouts`;
       }
-      delete s.handle;
       if (s.stuck) {
         // Stuck, and ended by the sweep: what the receivers did is still counted, if the suite can count
         // a run with no result; if not, the stuck column alone says what happened.
@@ -538,7 +556,7 @@ async function countBatch(
  * schedule-to-start timeout and adding an event whose presence depends on the clock; after this the
  * next task goes straight to the batch's task queue and the next generation.
  */
-async function moveOffDeadWorker(client: Client, runs: Scenario[]): Promise<void> {
+async function moveOffDeadWorker(client: Client, runs: Running[]): Promise<void> {
   await Promise.all(
     runs.map(
       (s) =>

@@ -6,13 +6,13 @@ import { DirtyCleanRunError, historyProblem, judgeCleanRun } from '../judge/clea
 import { pointKey, samePointForEveryRun } from '../worker/line-protocol';
 import type { SweepServer } from '../hosts/sweep-server';
 import { runAndRerun, type RerunContext } from './reruns';
-import { newScenario, type Scenario } from './scenario';
+import { newScenario, type RanScenario } from './scenario';
 import type { SuiteRow } from './suite';
 
 /** What the clean runs found. */
 export interface CleanRuns {
   /** Each row's first clean run, in the rows' order: the first pass kills a fresh run at each of its points. */
-  cleans: Scenario[];
+  cleans: RanScenario[];
   /** Each row's crash points, in the order a clean run reaches them. */
   points: Record<string, Array<{ name: string; detail: string }>>;
   /** What each row's clean run made (its calls and approvals, which the table counts beyond). */
@@ -38,17 +38,16 @@ export async function runCleanRuns(
   const { progress } = rerun;
   const notes: string[] = [];
   const firsts = rows.map((v) => newScenario(v, 'clean', 'run', [], []));
-  const seconds = firsts.map((c) => ({ ...newScenario(c.row, 'clean', 'again', [], []), after: c }));
-  const cleanRuns = [...firsts, ...seconds];
-  const problems = new Map<Scenario, DirtyCleanRunError>();
-  await runAndRerun(
-    cleanRuns,
+  const seconds = firsts.map((c) => newScenario(c.row, 'clean', 'again', [], [], c));
+  const problems = new Map<string, DirtyCleanRunError>();
+  const cleanRuns = await runAndRerun(
+    [...firsts, ...seconds],
     'clean runs',
     async (c) => {
       if (c.error) return c.error;
       const problem = await historyProblem(c.client ?? server.env.client, c);
       if (problem && !problem.mayBeLoad) throw problem;
-      if (problem) problems.set(c, problem);
+      if (problem) problems.set(c.workflowId, problem);
       return problem?.message ?? null;
     },
     rerun,
@@ -57,7 +56,7 @@ export async function runCleanRuns(
   const points: CleanRuns['points'] = {};
   const outcomes = new Map<string, Outcome>();
   for (const c of cleanRuns) {
-    const o = judgeCleanRun(c, problems.get(c));
+    const o = judgeCleanRun(c, problems.get(c.workflowId));
     if (c.after) continue;
     points[c.row.name] = c.finalPoints.map(({ name, detail }) => ({ name, detail }));
     outcomes.set(c.row.name, o);
@@ -68,13 +67,14 @@ export async function runCleanRuns(
       progress(`clean runs: ${c.row.name}'s two clean runs ran in different worker processes; not compared`);
       continue;
     }
-    const seen = (s: Scenario) => s.finalPoints.map((p) => samePointForEveryRun(p, s));
+    const seen = (s: RanScenario) => s.finalPoints.map((p) => samePointForEveryRun(p, s));
     const { setup, parting } = compareCleanRuns(seen(c), seen(again));
     if (setup.length > 0) {
       setupPoints.set(c.row.name, setup);
       notes.push(describeSetup(c.row.name, setup));
+      // The first pass kills a run at each point the clean run reached but these.
       const kept = c.finalPoints.filter((p) => !setup.includes(pointKey(samePointForEveryRun(p, c))));
-      c.finalPoints = kept;
+      cleans[i] = { ...c, finalPoints: kept };
       points[c.row.name] = kept.map(({ name, detail }) => ({ name, detail }));
     }
     if (parting) {

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { runBatch } from './batch';
-import type { Scenario } from './scenario';
+import type { RanScenario, Scenario } from './scenario';
 import type { SweepServer } from '../hosts/sweep-server';
 import type { SweepSuite } from './suite';
 import type { BatchTemporal } from '../hosts/killable-server-host';
@@ -44,9 +44,13 @@ let batchCounter = 0;
 /**
  * Runs scenarios in batches, `lanes` batches at a time: while one batch waits for a dead worker's
  * tasks to time out, another one works. Each batch has its own task queue, so a generation only ever
- * sees the runs of its own batch.
+ * sees the runs of its own batch. Returns what each run did, in the order of `scenarios`.
  */
-export async function runScenarios(scenarios: Scenario[], options: RunOptions, phase: string): Promise<void> {
+export async function runScenarios(
+  scenarios: readonly Scenario[],
+  options: RunOptions,
+  phase: string,
+): Promise<RanScenario[]> {
   // A batch kills its server or it does not, and runs one build after its kills: rows of each kind are batched apart.
   const kinds = new Map<string, Scenario[]>();
   for (const s of scenarios) {
@@ -65,6 +69,7 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
   let done = 0;
   let nextBatch = 0;
   let failed = false;
+  const ran = new Map<Scenario, RanScenario>();
   const meter = new IdleMeter();
   let idleCores = CORES;
   const lane = async (laneNo: number) => {
@@ -80,7 +85,13 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
         throw new Error(`${batch[0].row.name}: its Temporal server dies, and this sweep has no server it may kill`);
       const temporal = kills ? await options.killableServer!(laneNo) : shared;
       try {
-        await runBatch(batch, { ...options, temporal, lane: laneNo, taskQueue: `${QUEUE_PREFIX}-${batchCounter}` });
+        const results = await runBatch(batch, {
+          ...options,
+          temporal,
+          lane: laneNo,
+          taskQueue: `${QUEUE_PREFIX}-${batchCounter}`,
+        });
+        for (const [i, s] of batch.entries()) ran.set(s, results[i]);
       } catch (err) {
         failed = true; // the other lanes start no new batch
         throw err;
@@ -134,10 +145,11 @@ export async function runScenarios(scenarios: Scenario[], options: RunOptions, p
   } finally {
     if (check) clearInterval(check);
   }
+  return scenarios.map((s) => ran.get(s)!);
 }
 
 /** Even batches, at least one per lane: a short last batch would leave the other lanes idle. */
-function evenBatches(scenarios: Scenario[], batchSize: number, lanes: number): Scenario[][] {
+function evenBatches(scenarios: readonly Scenario[], batchSize: number, lanes: number): Scenario[][] {
   const count = Math.max(Math.min(lanes, scenarios.length), Math.ceil(scenarios.length / batchSize));
   const size = Math.ceil(scenarios.length / Math.max(1, count));
   // A second clean run goes in the batch of the run it follows (`Scenario.after`).

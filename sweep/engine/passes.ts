@@ -3,9 +3,9 @@
 // one puts them in order.
 import { summarize, type Row } from '../judge/counting';
 import { firstPass, parseScenarioLabel, pickRows, secondPass, shareOf, type Shard } from './planning';
-import type { Scenario } from './scenario';
+import type { RanScenario, Scenario } from './scenario';
 import { judgeControls, type ControlVerdict } from '../judge/controls';
-import { markOtherEnds } from '../judge/other-ends';
+import { withOtherEnds } from '../judge/other-ends';
 import { runCleanRuns } from './clean-runs';
 import { runAndRerun, type Rerun, type RerunContext } from './reruns';
 import { startServer, type SweepServer, type TemporalHost } from '../hosts/sweep-server';
@@ -78,7 +78,7 @@ export interface SweepReport {
   controls: ControlVerdict | null;
   /** The table of the first pass alone: what a sweep without the second pass prints. */
   firstPass: Row[];
-  scenarios: Scenario[];
+  scenarios: RanScenario[];
   /** The runs that erred and were run again, in order; the scenario that replaced each is in `scenarios`. */
   reruns: Rerun[];
   /** Each row's crash points, in the order a clean run reaches them. */
@@ -165,7 +165,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     const ready = suite;
     // By row: the points only a worker process's first run reaches, found by the clean runs.
     const setupPoints = new Map<string, string[]>();
-    const run = (scenarios: Scenario[], phase: string, size = batchSize) =>
+    const run = (scenarios: readonly Scenario[], phase: string, size = batchSize) =>
       runScenarios(
         scenarios,
         { server, suite: ready, batchSize: size, lanes, timings, progress, counter, killableServer, setupPoints },
@@ -184,20 +184,19 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       progress(
         `shard ${options.shard.index}/${options.shard.count}: ${once.length} of the first pass's ${planned.length} scenarios, and the second pass of those`,
       );
-    const erred = async (s: Scenario) => s.error ?? null;
+    const erred = async (s: RanScenario) => s.error ?? null;
     // Before the second pass, which kills each first-pass restart at the points it reached.
-    await runAndRerun(once, 'once', erred, rerun);
+    const ranOnce = await runAndRerun(once, 'once', erred, rerun);
 
-    const twice = options.twice === false ? [] : secondPass(once, only);
+    const twice = options.twice === false ? [] : secondPass(ranOnce, only);
     if (only?.second !== undefined && twice.length === 0) {
       if (rows.some((r) => firstPassOnly(r)))
         throw new Error(`no scenario ${options.scenario}: ${rows[0].name} is swept in the first pass only`);
       throw new Error(`no scenario ${options.scenario}: the restart of ${only.first} reached fewer points`);
     }
-    if (twice.length > 0) await runAndRerun(twice, 'twice', erred, rerun);
+    const ranTwice = twice.length > 0 ? await runAndRerun(twice, 'twice', erred, rerun) : [];
 
-    const scenarios = [...once, ...twice];
-    markOtherEnds(scenarios, cleans);
+    const scenarios = withOtherEnds([...ranOnce, ...ranTwice], cleans);
 
     const temporalKills = (await Promise.all([...killable.values()])).reduce((sum, t) => sum + t.kills, 0);
     const table = summarize(rows, scenarios, cleanOutcomes);
@@ -205,7 +204,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       rows: table,
       // A part of the scenarios (one, or a shard) proves nothing of a control: only a whole sweep judges them.
       controls: only || options.shard ? null : judgeControls(table),
-      firstPass: summarize(rows, once, cleanOutcomes),
+      firstPass: summarize(rows, ranOnce, cleanOutcomes),
       scenarios,
       reruns,
       points,
@@ -216,7 +215,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       notes: [...(suite.notes ?? []), ...notes],
       temporalKills,
       seconds: (Date.now() - started) / 1000,
-      // The servers the sweep killed stay up too (their runs' clients, `Scenario.client`, still work) until the caller stops them.
+      // The servers the sweep killed stay up too (their runs' clients, `ScenarioResult.client`, still work) until the caller stops them.
       kept: options.keepServer
         ? { ...server.temporal, stop: () => closeAll(killable).then(() => server.temporal.stop()) }
         : null,

@@ -1,6 +1,6 @@
 // Which points each scenario kills: the rows to sweep, the first pass from the clean runs' points,
 // the second from the points each first-pass restart reached, and `--scenario N.M` to pick one.
-import { newScenario, type Scenario } from './scenario';
+import { newScenario, type RanScenario, type Scenario } from './scenario';
 import type { SuiteRow } from './suite';
 import { firstPassOnly } from '../faults';
 
@@ -32,7 +32,7 @@ export function parseScenarioLabel(label: string): ScenarioChoice {
 }
 
 /** The first pass: for each clean run, one fresh run killed at each point it reached (only `only.first`, if given). */
-export function firstPass(cleans: readonly Scenario[], only: ScenarioChoice | null): Scenario[] {
+export function firstPass(cleans: readonly RanScenario[], only: ScenarioChoice | null): Scenario[] {
   return cleans.flatMap((c) =>
     c.finalPoints
       .map((p, i) => newScenario(c.row, 'once', `${i + 1}`, [{ index: i + 1 }], [p]))
@@ -44,7 +44,7 @@ export function firstPass(cleans: readonly Scenario[], only: ScenarioChoice | nu
  * The second pass: for each first-pass scenario that finished (of a row not swept in the first pass
  * only), one run killed at the same first point, then again at each point its restart reached.
  */
-export function secondPass(once: readonly Scenario[], only: ScenarioChoice | null): Scenario[] {
+export function secondPass(once: readonly RanScenario[], only: ScenarioChoice | null): Scenario[] {
   return once
     .filter((s) => !s.error && !firstPassOnly(s.row))
     .flatMap((s) =>

@@ -1,5 +1,5 @@
 // Scenarios that erred run again, alone in smaller batches, until a run of each is clean or none are left.
-import { newScenario, type Scenario } from './scenario';
+import { newScenario, type RanScenario, type Scenario } from './scenario';
 
 /** A run of a scenario that erred and was run again (a fresh run of the same row, killed at the same points). */
 export interface Rerun {
@@ -16,8 +16,8 @@ const RERUN_BATCH = 25;
 
 /** What running scenarios again needs from the sweep. */
 export interface RerunContext {
-  /** Runs scenarios in batches of at most `batchSize` (default the sweep's). */
-  run(scenarios: Scenario[], phase: string, batchSize?: number): Promise<void>;
+  /** Runs scenarios in batches of at most `batchSize` (default the sweep's): what each did, in their order. */
+  run(scenarios: readonly Scenario[], phase: string, batchSize?: number): Promise<RanScenario[]>;
   batchSize: number;
   /** How many times a scenario that erred runs again before its error stands. */
   maxReruns: number;
@@ -28,23 +28,24 @@ export interface RerunContext {
 
 /**
  * Runs the scenarios, then each one that erred (as `erred` says) again, alone in smaller batches,
- * until a run is clean or none are left. A scenario run again is replaced, in `scenarios`, by its
- * fresh run.
+ * until a run is clean or none are left. Returns what each one's last run did, in their order: a
+ * scenario run again is a fresh run of it, with its own ids.
  */
 export async function runAndRerun(
-  scenarios: Scenario[],
+  planned: readonly Scenario[],
   phase: string,
-  erred: (s: Scenario) => Promise<string | null>,
+  erred: (s: RanScenario) => Promise<string | null>,
   { run, batchSize, maxReruns, progress, reruns }: RerunContext,
-): Promise<void> {
-  await run(scenarios, phase);
+): Promise<RanScenario[]> {
+  const scenarios = [...planned];
+  const ran = await run(scenarios, phase);
   for (let attempt = 1; ; attempt++) {
     const failed: Array<{ at: number; error: string }> = [];
-    for (const [at, s] of scenarios.entries()) {
+    for (const [at, s] of ran.entries()) {
       const error = await erred(s);
       if (error) failed.push({ at, error });
     }
-    if (failed.length === 0 || attempt > maxReruns) return;
+    if (failed.length === 0 || attempt > maxReruns) return ran;
     progress(
       `${phase}: ${failed.length} scenario(s) erred, running them again (${attempt} of ${maxReruns}): ${summarizeErrors(failed.map((f) => f.error))}`,
     );
@@ -58,25 +59,23 @@ export async function runAndRerun(
       if (pair >= 0) redo.add(pair);
     }
     const renewed = new Map<Scenario, Scenario>();
-    const again = [...redo]
-      .sort((a, b) => a - b)
-      .map((at) => {
-        const s = scenarios[at];
-        const fresh = rerunOf(s, renewed);
-        renewed.set(s, fresh);
-        return (scenarios[at] = fresh);
-      });
-    await run(again, `${phase}, again`, Math.min(batchSize, RERUN_BATCH));
+    const indexes = [...redo].sort((a, b) => a - b);
+    const again = indexes.map((i) => {
+      const s = scenarios[i];
+      const fresh = rerunOf(s, renewed);
+      renewed.set(s, fresh);
+      return (scenarios[i] = fresh);
+    });
+    const results = await run(again, `${phase}, again`, Math.min(batchSize, RERUN_BATCH));
+    for (const [j, i] of indexes.entries()) ran[i] = results[j];
   }
 }
 
 /** A fresh run of a scenario: the same row, killed at the same points, expected to land where it was. */
 function rerunOf(s: Scenario, renewed: ReadonlyMap<Scenario, Scenario>): Scenario {
-  const fresh = newScenario(s.row, s.pass, s.label, s.kills, s.expected);
   // A second clean run follows its first's new run: the two run again together.
   const first = s.after && renewed.get(s.after);
-  if (first) fresh.after = first;
-  return fresh;
+  return newScenario(s.row, s.pass, s.label, s.kills, s.expected, first || undefined);
 }
 
 /** Why scenarios erred, for a progress line: each kind of error (its words up to the first detail) with its count. */

@@ -1,6 +1,6 @@
 // A scenario: one run of a row, killed at zero, one or two points.
 import { randomUUID } from 'node:crypto';
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { KillTarget } from '../worker/line-protocol';
 import type { SeenPoint } from './generation';
 import type { Outcome } from '../judge/counting';
@@ -11,8 +11,9 @@ import type { Stuck } from '../judge/stuck';
 export type Pass = 'clean' | 'once' | 'twice';
 
 /**
- * One run of a row, killed at zero, one or two points: its plan (`readonly`: which row, which kills,
- * where they must land, its ids), fixed when it is made, and what its run did, filled in as it runs.
+ * One run of a row, killed at zero, one or two points: its plan (which row, which kills, where they
+ * must land, its ids), fixed when it is made. What its run did is a {@link ScenarioResult}, returned by
+ * the batch that ran it (`runBatch`); the plan itself is never written.
  */
 export interface Scenario {
   /** Unique in a sweep: `ROW PASS LABEL`. */
@@ -26,49 +27,57 @@ export interface Scenario {
   readonly kills: readonly KillTarget[];
   /** The point each kill must land on (from the clean run, then from the first restart). */
   readonly expected: readonly SeenPoint[];
-  /** Where each kill did land. */
-  landed: SeenPoint[];
   readonly runId: string;
   readonly workflowId: string;
   /** A name unique in the sweep, for the run's own corner of a receiver (the agent's repository). */
   readonly tag: string;
+  /**
+   * The run this one follows: a second clean run starts once its first has ended, in the same batch
+   * and so the same worker process, where it finds whatever the first left set up (`clean-twice.ts`).
+   */
+  readonly after?: Scenario;
+}
+
+/** What a scenario's run did: found by the batch that ran it, never written after it is returned. */
+export interface ScenarioResult {
+  /** Where each kill did land. */
+  readonly landed: readonly SeenPoint[];
   /** The task queue of the batch it ran in. */
-  taskQueue?: string;
+  readonly taskQueue?: string;
   /** Points the last generation (the one that finished the run) reached, in order. */
-  finalPoints: SeenPoint[];
-  outcome?: Outcome;
+  readonly finalPoints: readonly SeenPoint[];
+  readonly outcome?: Outcome;
   /** How its run ended: `completed`, or `failed: <what its workflow threw>`. */
-  end?: string;
-  /** The end its row's clean run had, when this run ended otherwise. */
-  otherEnd?: { expected: string };
+  readonly end?: string;
+  /** The end its row's clean run had, when this run ended otherwise (`judge/other-ends.ts`). */
+  readonly otherEnd?: { readonly expected: string };
   /** Its run could never finish (an activity kept failing after its last restart): why. */
-  stuck?: Stuck;
+  readonly stuck?: Stuck;
   /**
    * What the engine did to the run at its kills, one line each, for rows with an operation
    * (a fault's `atKill`): `reset to event 9 (last-task)`, `failed for its retry policy`, or why it
    * did nothing.
    */
-  operations?: string[];
-  error?: string;
-  handle?: WorkflowHandle;
+  readonly operations?: readonly string[];
+  /** Why the run does not count (a kill that did not land, an end no kill explains): it runs again. */
+  readonly error?: string;
   /** The client of the Temporal server it ran on (the sweep's own, or one the sweep kills). */
-  client?: Client;
-  /**
-   * A second clean run: started once this run has ended, in the same batch and so the same worker
-   * process, where it finds whatever the first left set up (`clean-twice.ts`).
-   */
-  after?: Scenario;
+  readonly client?: Client;
 }
+
+/** A scenario and what its run did: what the engine returns, and what the judges and reports read. */
+export type RanScenario = Scenario & ScenarioResult;
 
 let scenarioCounter = 0;
 
-/** A new scenario of a row with a fresh run id. */
+/** A new scenario of a row with a fresh run id (following `after`, for a second clean run). */
 export function newScenario(
   row: SuiteRow,
   pass: Pass,
   label: string,
   kills: readonly KillTarget[],
   expected: readonly SeenPoint[],
+  after?: Scenario,
 ): Scenario {
   const runId = randomUUID();
   scenarioCounter += 1;
@@ -80,10 +89,9 @@ export function newScenario(
     pass,
     kills,
     expected,
-    landed: [],
     runId,
     workflowId: `sweep-${tag}-${runId.slice(0, 8)}`,
     tag,
-    finalPoints: [],
+    ...(after ? { after } : {}),
   };
 }

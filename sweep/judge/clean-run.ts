@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Outcome } from './counting';
 import { timedOutActivityType } from './audit';
 import { toleranceOf } from '../faults';
-import type { Scenario } from '../engine/scenario';
+import type { RanScenario, Scenario } from '../engine/scenario';
 
 /** Thrown when a clean run is not clean: every count of the sweep would be meaningless. */
 export class DirtyCleanRunError extends Error {
@@ -54,7 +54,7 @@ export async function historyProblem(client: Client, s: Scenario): Promise<Dirty
  * must be, and throws the reason it is not: it failed, left damage its row's faults do not allow,
  * reached no crash point, or its history shows a retry or a timeout. Returns its outcome.
  */
-export function judgeCleanRun(c: Scenario, problem: DirtyCleanRunError | undefined): Outcome {
+export function judgeCleanRun(c: RanScenario, problem: DirtyCleanRunError | undefined): Outcome {
   if (c.error) throw new DirtyCleanRunError(c.row.name, `failed: ${c.error}`);
   const o = c.outcome!;
   if (!toleranceOf(c.row).damagedWithoutKills && (o.dups !== 0 || o.missing !== 0 || o.orphans !== 0 || o.asks !== 0))

@@ -1,7 +1,7 @@
 // The sweep's report for programs (`--json`), and the command that runs one scenario again.
 import type { SweepReport } from '../engine/passes';
 import { summarizeErrors, type Rerun } from '../engine/reruns';
-import type { Scenario } from '../engine/scenario';
+import type { RanScenario } from '../engine/scenario';
 import { describeStuck } from '../judge/stuck';
 
 /** How a sweep was run, for the command that runs one of its scenarios again. */
@@ -24,7 +24,7 @@ export function rerunCommand(variant: string, kills: number[], options: RerunOpt
   return options.existingServer ? command : `${command} --keep-server`;
 }
 
-const killIndexes = (s: Scenario) => s.kills.map((k) => k.index ?? 0);
+const killIndexes = (s: RanScenario) => s.kills.map((k) => k.index ?? 0);
 
 /** The sweep's findings as data (`--json`), and what the HTML report draws. */
 export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {

@@ -5,6 +5,7 @@ import {
   FAULTS,
   faultNamed,
   firstPassOnly,
+  pinsRuns,
   receiverDies,
   reset,
   retry,
@@ -14,6 +15,7 @@ import {
   throwAtPoint,
   toleranceOf,
 } from '../sweep/faults';
+import { waitForServer } from '../sweep/faults/fault';
 import { loadSweepConfig } from '../sweep/config/load-config';
 import { configRows } from '../sweep/config/config-suite';
 
@@ -90,6 +92,8 @@ describe('a fault by name (a config row)', () => {
       ['new-build:d:pinned'],
     ]);
     expect(rows.map((r) => r.control ?? false)).toEqual([false, true, false, false]);
+    // Only a pinned deploy keeps each run on the build that started it.
+    expect(rows.map((r) => pinsRuns(r))).toEqual([false, false, false, true]);
     expect(() => loadSweepConfig(path.join(__dirname, 'fixtures', 'configs', 'bad-fault.config.js'))).toThrow(
       /rows: "bad": unknown fault "flood"/,
     );
@@ -117,5 +121,16 @@ describe("what a row's faults add up to", () => {
     expect(firstPassOnly({ firstPassOnly: true })).toBe(true);
     expect(serverDeathOf({ faults: [reset('last-task'), serverDies('worker-survives')] })).toBe('worker-survives');
     expect(serverDeathOf({ faults: [retry, receiverDies({ receiver: 'mcp' })] })).toBeUndefined();
+  });
+});
+
+describe('waiting for the server to carry out an operation', () => {
+  test('asks until the answer is yes, and says what did not happen once the time is up', async () => {
+    let asked = 0;
+    await waitForServer(async () => ++asked === 3, { withinMs: 5_000, everyMs: 1, tooLong: () => 'never' });
+    expect(asked).toBe(3);
+    await expect(
+      waitForServer(async () => false, { withinMs: 20, everyMs: 5, tooLong: () => 'the pause never took' }),
+    ).rejects.toThrow('the pause never took');
   });
 });

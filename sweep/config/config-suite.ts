@@ -12,7 +12,7 @@ import type { SuiteRow, SweepSuite } from '../engine/suite';
 import { ReplayCheck } from './replay-check';
 import { SERVER_DIES_WORKFLOW_TASK_TIMEOUT, SWEEP_WORKFLOW_TASK_TIMEOUT } from '../engine/timeouts';
 import { clientWithCaps, describeCaps, rowCaps } from './activity-timeouts';
-import { faultNamed, newBuild, reset, serverDeathOf, serverDies, slowReceiver } from '../faults';
+import { faultNamed, newBuild, pinsRuns, reset, serverDeathOf, serverDies, slowReceiver } from '../faults';
 
 /** The rows a config declares: its `rows`, or one row named after the config (or its file). */
 export function configRows(config: SweepConfig, file: string): SuiteRow[] {
@@ -66,7 +66,6 @@ export function configSuite(file: string): SuiteFactory {
       const capped = (config.activityTimeouts ?? 'capped') === 'capped';
       // A row with a next build: every history it records, replayed by that build.
       const replays = new ReplayCheck();
-      const pinnedRows = new Set((config.rows ?? []).filter((r) => r.versioning === 'pinned').map((r) => r.name));
       const suite: SweepSuite = {
         rows,
         // A user's workflow may wait for a callback that a receiver, asked again, never sends.
@@ -115,7 +114,7 @@ export function configSuite(file: string): SuiteFactory {
         },
         async check(run, result, failure) {
           const next = nextBundles[run.row.name];
-          if (next) await replays.check(run.row.name, next, run.client, run.workflowId, pinnedRows.has(run.row.name));
+          if (next) await replays.check(run.row.name, next, run.client, run.workflowId, pinsRuns(run.row));
           const failed = failures.find((f) => f.startsWith(`${run.workflowId}:`));
           if (failed) throw new Error(failed);
           const c = await config.check({

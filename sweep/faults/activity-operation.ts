@@ -2,7 +2,7 @@
 import type { Client } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
-import type { Fault } from './fault';
+import { waitForServer, type Fault } from './fault';
 
 /**
  * What the operator does to the stuck activity: `pause` (`PauseActivity`, then `UnpauseActivity` once
@@ -115,17 +115,19 @@ export async function operateOnStuckCall(
     return `shortened the start-to-close timeout of ${activityType} to ${SHORTENED_TIMEOUT_S} s while its attempt ${running.attempt} was stuck`;
   }
   await client.workflowService.pauseActivity({ namespace, execution, identity, id, reason: 'a call stuck' });
-  const until = Date.now() + STOP_WAIT_MS;
-  for (;;) {
-    const now = await pending();
-    // Paused is the attempt stopped; pause-requested is the attempt still running.
-    if (!now || now.state === PendingActivityState.PENDING_ACTIVITY_STATE_PAUSED) break;
-    if (Date.now() > until)
-      throw new Error(
+  await waitForServer(
+    async () => {
+      const now = await pending();
+      // Paused is the attempt stopped; pause-requested is the attempt still running.
+      return !now || now.state === PendingActivityState.PENDING_ACTIVITY_STATE_PAUSED;
+    },
+    {
+      withinMs: STOP_WAIT_MS,
+      everyMs: POLL_MS,
+      tooLong: () =>
         `${workflowId}: ${activityType} attempt ${running.attempt} went on for ${STOP_WAIT_MS / 1000} s after a pause (does it heartbeat?)`,
-      );
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
+    },
+  );
   await client.workflowService.unpauseActivity({ namespace, execution, identity, id });
   return `paused ${activityType} while its attempt ${running.attempt} was stuck, and unpaused it once the attempt stopped`;
 }

@@ -86,6 +86,11 @@ export interface Fault {
    * engine batches rows of each build apart, and tells the worker processes by {@link workerEnv}.
    */
   readonly nextBuild?: string;
+  /**
+   * Runs stay on the build that started them (Worker Versioning, pinned): a history of the first build
+   * never meets the next one, so a replay failure there is no damage (`sweep/config/replay-check.ts`).
+   */
+  readonly pinsRuns?: boolean;
   /** Environment variables for the worker process of each round (which build it runs, and how). */
   workerEnv?(batch: BatchOfFault): Record<string, string>;
   /** What it does once for the batch before its runs start (`round` 0). */
@@ -98,4 +103,19 @@ export interface Fault {
 export interface WithFaults {
   faults?: readonly Fault[];
   firstPassOnly?: boolean;
+}
+
+/**
+ * Asks `reached` every `everyMs` until it says yes; throws `tooLong()` once `withinMs` has passed: what
+ * a fault that waits for the server to carry out an operation (a pause, a new current build) uses.
+ */
+export async function waitForServer(
+  reached: () => Promise<boolean>,
+  { withinMs, everyMs, tooLong }: { withinMs: number; everyMs: number; tooLong: () => string },
+): Promise<void> {
+  const until = Date.now() + withinMs;
+  while (!(await reached())) {
+    if (Date.now() > until) throw new Error(tooLong());
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
 }

@@ -129,6 +129,11 @@ export function nextBuildOf(row: WithFaults): string | undefined {
   return row.faults?.find((f) => f.nextBuild)?.nextBuild;
 }
 
+/** Whether the row's runs stay on the build that started them (a pinned deploy: `new-build.ts`). */
+export function pinsRuns(row: WithFaults): boolean {
+  return row.faults?.some((f) => f.pinsRuns) ?? false;
+}
+
 /** The row's faults that act on a batch as a whole (its workers' environment, before its runs, after a kill). */
 export function batchFaultsOf(row: WithFaults): Fault[] {
   return (row.faults ?? []).filter((f) => f.workerEnv || f.beforeRuns || f.afterKill);

@@ -1,7 +1,7 @@
 // A new build is deployed mid-run: unversioned, the worker killed at a point is replaced by one running changed workflow code; versioned, the current version moves to it.
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import type { BatchOfFault, Fault } from './fault';
+import { waitForServer, type BatchOfFault, type Fault } from './fault';
 
 /**
  * How the next build is deployed: without Worker Versioning (every run goes on with the next build),
@@ -50,20 +50,23 @@ export async function setCurrentBuild(client: Client, deploymentName: string, bu
     ignoreMissingTaskQueues: true,
   });
   const done = temporal.api.enums.v1.RoutingConfigUpdateState.ROUTING_CONFIG_UPDATE_STATE_COMPLETED;
-  const until = Date.now() + ROUTING_WAIT_MS;
-  for (;;) {
-    const { workerDeploymentInfo: info } = await client.workflowService.describeWorkerDeployment({
-      namespace,
-      deploymentName,
-    });
-    if (info?.routingConfig?.currentDeploymentVersion?.buildId === buildId && info.routingConfigUpdateState === done)
-      return;
-    if (Date.now() > until)
-      throw new Error(
-        `the current version of ${deploymentName} did not become ${buildId} within ${ROUTING_WAIT_MS / 1000} s`,
+  await waitForServer(
+    async () => {
+      const { workerDeploymentInfo: info } = await client.workflowService.describeWorkerDeployment({
+        namespace,
+        deploymentName,
+      });
+      return (
+        info?.routingConfig?.currentDeploymentVersion?.buildId === buildId && info.routingConfigUpdateState === done
       );
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    },
+    {
+      withinMs: ROUTING_WAIT_MS,
+      everyMs: 50,
+      tooLong: () =>
+        `the current version of ${deploymentName} did not become ${buildId} within ${ROUTING_WAIT_MS / 1000} s`,
+    },
+  );
 }
 
 /**
@@ -92,6 +95,7 @@ export function newBuild(build: string, versioning: Versioning = 'unversioned'):
       ? `at the first kill the next build becomes the current version of the runs' Worker Deployment (${versioning}); both builds' workers run`
       : 'the worker killed at the point is replaced by one running the next build of the workflow code',
     nextBuild: build,
+    ...(versioning === 'pinned' ? { pinsRuns: true } : {}),
     workerEnv({ round, taskQueue }: BatchOfFault): Record<string, string> {
       // Versioned, every generation runs both builds; unversioned, those after the first kill run the next.
       if (versioned) return { [BUILD_ENV]: build, [VERSIONING_ENV]: versioning, [DEPLOYMENT_ENV]: taskQueue };

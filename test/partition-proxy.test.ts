@@ -11,7 +11,7 @@ const json = { 'content-type': 'application/json' };
 const issue = (title: string) => JSON.stringify({ title, body: 'behind a partition' });
 const opened: { app: FastifyInstance; proxy: PartitionProxy; store: Store }[] = [];
 
-async function partitioned(lost: Lost, capMs = 20_000, onHeld?: (repo: string) => void) {
+async function partitioned(lost: Lost, capMs = 20_000) {
   const store = new Store(':memory:');
   const app = buildTracker({ store });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -19,7 +19,6 @@ async function partitioned(lost: Lost, capMs = 20_000, onHeld?: (repo: string) =
     `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
     lost,
     capMs,
-    onHeld,
   );
   opened.push({ app, proxy, store });
   const write = (repo: string, title: string, key = title) =>
@@ -91,18 +90,20 @@ test('a path that names no repository is passed on and heals nothing', async () 
 
 test("an operator watching the proxy hears of each run's held write once, after the receiver acted", async () => {
   const held: string[] = [];
-  const { store, write } = await partitioned('reply', 20_000, (repo) => {
-    // Told once the receiver has acted and its answer is dropped: the call now hangs.
-    held.push(`${repo}: ${store.counts(repo).issues} issue`);
-  });
+  const { store, proxy, write } = await partitioned('reply', 20_000);
+  // Told once the receiver has acted and its answer is dropped: the call now hangs. `run-f` is not watched.
+  for (const repo of ['run-d', 'run-e'])
+    proxy.watch(repo, () => held.push(`${repo}: ${store.counts(repo).issues} issue`));
   const first = write('run-d', 'Stuck');
   const other = write('run-e', 'Stuck2');
-  for (const p of [first, other]) p.catch(() => undefined); // cut when the partition heals
+  const unwatched = write('run-f', 'Stuck3');
+  for (const p of [first, other, unwatched]) p.catch(() => undefined); // cut when the partition heals
   expect(await settledWithin(Promise.all([first, other]), 500)).toBe(false);
   expect(held.sort()).toEqual(['run-d: 1 issue', 'run-e: 1 issue']);
   // The run's next request heals its partition and is not held: nothing more to hear of.
   expect((await write('run-d', 'Stuck')).status).toBe(201);
   expect((await write('run-e', 'Stuck2')).status).toBe(201);
-  await Promise.allSettled([first, other]);
+  expect((await write('run-f', 'Stuck3')).status).toBe(201);
+  await Promise.allSettled([first, other, unwatched]);
   expect(held).toHaveLength(2);
 });

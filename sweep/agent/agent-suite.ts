@@ -98,15 +98,12 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
   // The tracker of each run whose row kills its tracker (a process, chosen by the run's lane) or
   // partitions it (a proxy in front of the world's tracker).
   const ownTracker = new Map<string, WorldTracker>();
-  // The runs whose rows name an activity operation, by repository, and what the operator did to each
-  // call that got stuck (or why it could not), for the run's check.
-  const operatedRuns = new Map<string, SuiteRun<AgentRow>>();
+  // What the operator did to each call that got stuck (or why it could not), for the run's check.
   const operations = new Map<string, Promise<string>>();
-  /** The operator: a write of an operated run is stuck behind the partition, so it acts on its activity. */
-  const operator = (repo: string) => {
-    const run = operatedRuns.get(repo);
-    const operation = run && activityOperationOf(run.row);
-    if (!run || !operation || operations.has(run.workflowId)) return;
+  /** The operator: a write of a run whose row names an activity operation is stuck behind the partition, so it acts on its activity. */
+  const operator = (run: SuiteRun<AgentRow>) => {
+    const operation = activityOperationOf(run.row);
+    if (!operation || operations.has(run.workflowId)) return;
     const done = operateOnStuckCall(run.client, run.workflowId, operation, 'runTool');
     done.catch(() => undefined); // read by the run's check
     operations.set(run.workflowId, done);
@@ -167,9 +164,9 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
           throw new Error(
             `${r.row.name}: a partition stands in front of the keyed or the keyless tracker, not ${r.row.tracker}`,
           );
-        const operated = activityOperationOf(r.row) !== undefined;
-        if (operated) operatedRuns.set(r.tag, r);
-        ownTracker.set(r.runId, await world.partitioned(r.row.tracker, lost, operated ? operator : undefined));
+        const tracker = await world.partitioned(r.row.tracker, lost);
+        if (activityOperationOf(r.row)) tracker.watchHeld?.(r.tag, () => operator(r));
+        ownTracker.set(r.runId, tracker);
       }
       if (kills.length > 0) {
         plan.poll = async (state) => {

@@ -36,6 +36,8 @@ export interface WorldTracker {
    * no request of the run to end it.
    */
   holdRanOut?(repo: string): boolean;
+  /** A partition's: tells `onHeld` once `repo`'s write starts to hang behind it (an operator watching for stuck calls). */
+  watchHeld?(repo: string, onHeld: () => void): void;
 }
 
 /**
@@ -86,11 +88,10 @@ export interface World {
   /**
    * The keyed or the keyless tracker behind a network partition that loses each run's first write, or
    * its reply (`hosts/partition-proxy.ts`): its URL is the proxy's, its store the tracker's. Started on
-   * first use; the proxy tells runs apart by their repository, so one serves every lane. With
-   * `onHeld`, a proxy of its own that tells it of each write it starts to hold (an operator watching
-   * for stuck calls): the first caller's `onHeld` serves every later one, so give one for all runs.
+   * first use; the proxy tells runs apart by their repository, so one serves every lane, and tells a
+   * run's watcher (`watchHeld`) when that run's write starts to hang.
    */
-  partitioned(kind: 'keyed' | 'keyless', lost: Lost, onHeld?: (repo: string) => void): Promise<WorldTracker>;
+  partitioned(kind: 'keyed' | 'keyless', lost: Lost): Promise<WorldTracker>;
   /** An `MCP_CONFIG` file with no servers, for lanes that use none. */
   noMcpConfig: string;
   modelUrl: string;
@@ -229,15 +230,16 @@ export async function startWorld(options: WorldOptions = {}): Promise<World> {
       return { url: host.url, store, host };
     });
   const proxies = new OnFirstUse<PartitionProxy>();
-  const partitioned = async (
-    kind: 'keyed' | 'keyless',
-    lost: Lost,
-    onHeld?: (repo: string) => void,
-  ): Promise<WorldTracker> => {
-    const proxy = await proxies.get(`${kind}-${lost}${onHeld ? '-watched' : ''}`, () =>
-      PartitionProxy.start(trackers[kind].url, lost, PARTITION.capMs, onHeld),
+  const partitioned = async (kind: 'keyed' | 'keyless', lost: Lost): Promise<WorldTracker> => {
+    const proxy = await proxies.get(`${kind}-${lost}`, () =>
+      PartitionProxy.start(trackers[kind].url, lost, PARTITION.capMs),
     );
-    return { url: proxy.url, store: trackers[kind].store, holdRanOut: (repo) => proxy.ranOut(repo) };
+    return {
+      url: proxy.url,
+      store: trackers[kind].store,
+      holdRanOut: (repo) => proxy.ranOut(repo),
+      watchHeld: (repo, onHeld) => proxy.watch(repo, onHeld),
+    };
   };
   const fickleRuns = new Map<string, FickleIds>();
   const model = buildModelServer({ fickle: (runId) => fickleRuns.get(runId) ?? false });

@@ -20,40 +20,43 @@ export type Lost = 'request' | 'reply';
  * a caller that never comes back from holding a connection for ever; a hold that ends there is
  * remembered ({@link ranOut}), for the sweep to count that run as an error.
  *
- * Every other request is passed on as it came, and its answer back as it came. `onHeld`, if given, is
- * told of each run's write as its connection starts to hang (an operator who acts on a stuck call).
+ * Every other request is passed on as it came, and its answer back as it came. A run's watcher
+ * ({@link watch}) is told when its write's connection starts to hang (an operator who acts on a stuck call).
  */
 export class PartitionProxy {
   private readonly partitioned = new Set<string>();
   private readonly held = new Map<string, Set<() => void>>();
   private readonly timedOut = new Set<string>();
+  private readonly watchers = new Map<string, () => void>();
 
   private constructor(
     private readonly server: http.Server,
     private readonly upstream: URL,
     readonly lost: Lost,
     private readonly capMs: number,
-    private readonly onHeld?: (repo: string) => void,
   ) {
     server.on('request', (req, res) => void this.serve(req, res));
   }
 
   /** Starts a proxy to the receiver at `upstream` on a free port of 127.0.0.1. */
-  static async start(
-    upstream: string,
-    lost: Lost,
-    capMs: number,
-    onHeld?: (repo: string) => void,
-  ): Promise<PartitionProxy> {
+  static async start(upstream: string, lost: Lost, capMs: number): Promise<PartitionProxy> {
     const server = http.createServer();
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
-    return new PartitionProxy(server, new URL(upstream), lost, capMs, onHeld);
+    return new PartitionProxy(server, new URL(upstream), lost, capMs);
   }
 
   /** The URL a caller uses instead of the receiver's. */
   get url(): string {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /**
+   * Tells `onHeld` once `repo`'s write starts to hang: with its request lost, as soon as it arrives;
+   * with its reply lost, once the receiver has acted. One watcher per repository, the last one given.
+   */
+  watch(repo: string, onHeld: () => void): void {
+    this.watchers.set(repo, onHeld);
   }
 
   /** Whether a partition of `repo` ended at the cap, with no request of the run to end it. */
@@ -77,7 +80,7 @@ export class PartitionProxy {
       this.hold(repo, res);
       // The answer, if the receiver is reached at all, goes nowhere.
       if (this.lost === 'reply') await this.pass(req, body).catch(() => null);
-      this.onHeld?.(repo);
+      this.watchers.get(repo)?.();
       return;
     }
     try {

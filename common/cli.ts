@@ -52,9 +52,9 @@ export function parsePort(text: string | undefined, usage: string, fallback?: nu
 
 /**
  * Runs an entry point's `main`, printing a failure as one line and exiting non-zero: 2 for a bad
- * command line, 1 for anything else.
+ * command line, 1 for anything else (or what `statusOf` says of it).
  */
-export function runMain(main: () => Promise<void>): void {
+export function runMain(main: () => Promise<void>, statusOf?: (err: Error) => number): void {
   // A reader that has read enough (`| head`) closes the pipe: that ends the command, and is no error.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
@@ -62,7 +62,7 @@ export function runMain(main: () => Promise<void>): void {
   });
   main().catch((err: Error) => {
     console.error(err.message);
-    process.exit(err instanceof UsageError ? 2 : 1);
+    process.exit(err instanceof UsageError ? 2 : (statusOf?.(err) ?? 1));
   });
 }
 

@@ -164,6 +164,8 @@ describe('sweeping a workflow of your own with one config file', () => {
       (err: { code: number; stderr: string }) => err,
     );
     expect(failure?.stderr).toContain(`no config file at ${path.join(ROOT, 'no/such.config.ts')}`);
+    // A config that cannot be used is bad input: exit status 2, as a bad command line.
+    expect(failure?.code).toBe(2);
     const unknown = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', 'sweep/cli/crash-sweep.ts', '--config', config('naive'), '--variant', 'agent'],

@@ -8,18 +8,69 @@ import { htmlReport, verdict } from '../sweep/report/html';
 import type { JsonReport } from '../sweep/report/json';
 import { checkReport } from '../sweep/report/screenshot';
 import { ROOT } from './helpers/processes';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+
+/** The test cases of a JUnit XML file, as a CI server reads them: name, and the failure's text if any. */
+function junitCases(xml: string): Array<{ name: string; failure?: string }> {
+  const parsed = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    isArray: (n) => ['testsuite', 'testcase'].includes(n),
+  }).parse(xml) as {
+    testsuites: { testsuite: Array<{ testcase?: Array<{ name: string; failure?: { '#text': string } }> }> };
+  };
+  return parsed.testsuites.testsuite.flatMap((suite) =>
+    (suite.testcase ?? []).map((c) => ({ name: c.name, ...(c.failure ? { failure: c.failure['#text'] } : {}) })),
+  );
+}
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'html-report-'));
 
 test('npm run sweep --html writes one page; in Chromium it loads without errors, has a cell per scenario, and a click shows the scenario', async () => {
   const html = path.join(dir, 'report.html');
   const json = path.join(dir, 'report.json');
-  await promisify(execFile)(
+  const junit = path.join(dir, 'report.xml');
+  // The same sweep reports as JUnit XML and as GitHub annotations, and fails on its duplicates: exit status 1.
+  const sweep = await promisify(execFile)(
     process.execPath,
-    ['--import', 'tsx', 'sweep/cli/crash-sweep.ts', '--variant', 'reply', '--once', '--html', html, '--json', json],
+    [
+      ...[
+        '--import',
+        'tsx',
+        'sweep/cli/crash-sweep.ts',
+        '--variant',
+        'reply',
+        '--once',
+        '--html',
+        html,
+        '--json',
+        json,
+      ],
+      ...['--reporter', `table,github,junit=${junit}`, '--fail-on', 'dups'],
+    ],
     { cwd: ROOT },
+  ).then(
+    () => ({ code: 0, stdout: '', stderr: '' }),
+    (err: { code: number; stdout: string; stderr: string }) => err,
   );
   const data = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+  expect(sweep.code).toBe(1);
+  expect(sweep.stderr).toContain('damage: reply (save after the reply): dups 6');
+  expect(sweep.stdout).toMatch(/^save after the reply +25 +0 +6 +6 /m);
+  expect(sweep.stdout).toMatch(
+    /^::error title=crash sweep%3A save after the reply::dups 6%0Aagain: npm run sweep -- /m,
+  );
+  // A JUnit reader's view: well-formed XML, a case per scenario, a failure for each that made a duplicate.
+  const xml = readFileSync(junit, 'utf8');
+  expect(XMLValidator.validate(xml)).toBe(true);
+  const cases = junitCases(xml);
+  expect(cases.map((c) => c.name)).toEqual(data.scenarios.map((s) => s.id));
+  const withDups = data.scenarios.filter((s) => (s.outcome?.dups ?? 0) > 0).map((s) => s.id);
+  expect(cases.filter((c) => c.failure).map((c) => c.name)).toEqual(withDups);
+  expect(withDups.length).toBe(6);
+  expect(cases.find((c) => c.failure)?.failure).toMatch(
+    /^dups 1\nagain: npm run sweep -- --variant reply --scenario \d+ --keep-server$/,
+  );
   // Self-contained: nothing is fetched from anywhere.
   expect(readFileSync(html, 'utf8')).not.toMatch(/<(script|link|img)[^>]+(src|href)=/);
 

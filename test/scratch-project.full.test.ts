@@ -4,6 +4,7 @@
 // service, MCP server, worker, client script and crash-sweep config), and a welcome-mail workflow of
 // its own swept with `npx crash-sweep` (test/fixtures/scratch-project, in `welcome/`).
 import { execFile, spawn } from 'node:child_process';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -105,7 +106,8 @@ test('its own worker and client script: a run with its prompt and tools, its mai
 }, 180_000);
 
 test('its crash-sweep config sweeps it once and twice: the keyed row clean, the row whose service ignores keys duplicates', async () => {
-  const { stdout } = await run(
+  // The row whose service ignores keys shows damage, and is no control: the sweep exits 1.
+  const { stdout, code } = await run(
     'npx',
     ['crash-sweep', '--config', 'crash-sweep.config.ts', '--full', '--json', 'out.json'],
     {
@@ -113,7 +115,11 @@ test('its crash-sweep config sweeps it once and twice: the keyed row clean, the 
       timeout: 900_000,
       env: { ...process.env, ...binaries },
     },
+  ).then(
+    (done) => ({ ...done, code: 0 }),
+    (err: { code: number; stdout: string }) => err,
   );
+  expect(code).toBe(1);
   const report = JSON.parse(readFileSync(path.join(dir, 'out.json'), 'utf8')) as {
     rows: Array<{
       label: string;
@@ -137,11 +143,26 @@ test('its crash-sweep config sweeps it once and twice: the keyed row clean, the 
 }, 900_000);
 
 test('its own workflow, swept with `npx crash-sweep --config welcome/crash-sweep.config.ts`', async () => {
-  const { stdout } = await run(
+  // With the table, JUnit XML for the CI server; the duplicate mails fail the sweep: exit status 1.
+  const { stdout, stderr, code } = await run(
     'npx',
-    ['crash-sweep', '--config', 'welcome/crash-sweep.config.ts', '--once', '--json', 'welcome.json'],
+    [
+      ...['crash-sweep', '--config', 'welcome/crash-sweep.config.ts', '--once', '--json', 'welcome.json'],
+      ...['--reporter', 'table,junit=welcome.xml'],
+    ],
     { cwd: dir, env: { ...process.env, ...binaries } },
+  ).then(
+    (done) => ({ ...done, code: 0 }),
+    (err: { code: number; stdout: string; stderr: string }) => err,
   );
+  expect(code).toBe(1);
+  expect(stderr).toContain('damage: crash-sweep (crash-sweep): dups 2');
+  const xml = readFileSync(path.join(dir, 'welcome.xml'), 'utf8');
+  expect(XMLValidator.validate(xml)).toBe(true);
+  const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml) as {
+    testsuites: { tests: string; failures: string; errors: string };
+  };
+  expect(junit.testsuites).toMatchObject({ tests: '5', failures: '2', errors: '0' });
   // One send, no key: a kill once the mail server has answered, or once the activity has its result, mails twice.
   const [header, row, ...rest] = stdout
     .trimEnd()

@@ -77,7 +77,7 @@ describe('a sweep in shards, merged', () => {
       expect(html).toContain(`${report.scenarios.length} scenarios in`);
       expect(html).toContain(report.scenarios[report.scenarios.length - 1].workflowId);
 
-      // What is not the whole of one split sweep is refused, naming why, and writes nothing.
+      // What is not the whole of one split sweep is refused as bad input (exit status 2), naming why, and writes nothing.
       const refused = async (args: string[]) =>
         crashSweep(['merge', ...args]).then(
           () => null,
@@ -85,21 +85,21 @@ describe('a sweep in shards, merged', () => {
         );
       const other = path.join(dir, 'other.json');
       writeFileSync(other, JSON.stringify({ ...parts[1], points: { 'order-naive': [] } }));
-      expect(await refused([path.join(dir, '1.json')])).toBe('1: shard(s) 2/2 missing: merge needs all 2');
+      expect(await refused([path.join(dir, '1.json')])).toBe('2: shard(s) 2/2 missing: merge needs all 2');
       expect(await refused([path.join(dir, '1.json'), other])).toMatch(
-        /^1: the clean run of order-naive reached other points in .*other\.json than in .*1\.json/,
+        /^2: the clean run of order-naive reached other points in .*other\.json than in .*1\.json/,
       );
       expect(await refused([mergedJson])).toMatch(/is the report of a whole sweep, not of a shard/);
       expect(await refused([])).toMatch(/^2: merge needs the JSON report of every shard/);
       // Shards whose control shows no damage (the duplicates taken out of their rows): the merged sweep
-      // fails for it, with the reason, after printing its table.
+      // cannot judge (exit status 3), with the reason, after printing its table.
       const blind = parts.map((p, i) => {
         const file = path.join(dir, `blind-${i + 1}.json`);
         writeFileSync(file, JSON.stringify({ ...p, rows: p.rows.map((r) => ({ ...r, withDups: 0, dups: 0 })) }));
         return file;
       });
       expect(await refused(blind)).toMatch(
-        /control order-naive \(order, naive\) showed no damage: .* cannot see damage[^]*^1 control row\(s\) showed no damage/m,
+        /^3: [^]*^the sweep could not judge: control order-naive \(order, naive\) showed no damage: .* cannot see damage/m,
       );
     } finally {
       await server.teardown();

@@ -1,24 +1,23 @@
 // `npm run sweep` and `npx crash-sweep`: the sweep's command line.
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { commaList, parseCommandLine, runMain, UsageError } from '../../common/cli';
-import { formatTable } from '../report/table';
 import { agentSuite } from '../agent/agent-suite';
 import { ConfigError, loadSweepConfig } from '../config/load-config';
 import { configRows, configSuite } from '../config/config-suite';
 import { DEFAULT_BATCH, DEFAULT_LANES, DEFAULT_RERUNS, runSweep, type SuiteFactory } from '../engine/passes';
 import { parseScenarioLabel, parseShard, pickRows, type Shard } from '../engine/planning';
 import { MERGE_USAGE, mergeCommand } from './merge';
-import { htmlReport } from '../report/html';
+import { MergeError } from '../report/merge';
 import { formatReruns, jsonReport, rerunCommand } from '../report/json';
+import { EXIT_STATUS, formatVerdict } from '../judge/verdict';
+import { REPORTING_FLAGS, REPORTING_HELP, REPORTING_USAGE, reportEnd, reportingOf, type Reporting } from './reporting';
 import { formatTimings } from '../engine/timings';
 import { describeStuck } from '../judge/stuck';
 import { formatControls } from '../judge/controls';
 import { FAULTS, faultNamed } from '../faults';
 import { selectRows } from '../agent/rows';
 
-const USAGE =
-  'npm run sweep -- (or: npx crash-sweep) [--config FILE] [--variant NAME,...] [--scenario N|N.M] [--full] [--json FILE] [--html FILE] [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N|auto] [--reruns N] [--shard K/N]';
+const USAGE = `npm run sweep -- (or: npx crash-sweep) [--config FILE] [--variant NAME,...] [--scenario N|N.M] [--full] ${REPORTING_USAGE} [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N|auto] [--reruns N] [--shard K/N]`;
 
 const HELP = `Kills a worker process at every crash point a clean run reaches (with --full, again at every point
 of its recovery too), and prints what the kills did: duplicates, missing effects, questions to a
@@ -29,7 +28,6 @@ Without --config: the agent loop and the five designs. With --config FILE: your 
   --full               the second pass too: every restart killed again at each of its points
                        (the agent's whole table takes about 85 minutes on 2 cores; the first pass, 6)
   --once               the first pass only (the default)
-  --json/--html FILE   every scenario, as data or as a page
   --keep-server        keep the dev server and its Web UI after the sweep
   --address HOST:PORT  sweep on an existing Temporal server (--namespace NS)
   --batch N            scenarios per worker process (default ${DEFAULT_BATCH})
@@ -39,6 +37,7 @@ Without --config: the agent loop and the five designs. With --config FILE: your 
                        landed late) again up to N times, alone; it counts only when clean (default ${DEFAULT_RERUNS})
   --shard K/N          run the K-th of N shares of the scenarios, one sweep process of N on one server
                        (--address); join their --json reports with: ${MERGE_USAGE}
+${REPORTING_HELP}
 A row marked control must show damage: if one shows none, the sweep fails (it cannot see damage).
 Faults (sweep/faults/; a config row names those marked * in rows[].faults):
 ${FAULTS.map((f) => `  ${isNameable(f.name) ? '*' : ' '} ${f.name.padEnd(32)} ${f.summary}`).join('\n')}`;
@@ -56,8 +55,11 @@ function isNameable(name: string): boolean {
 /**
  * `npm run sweep`: the crash sweep, of the agent loop and the designs, or with `--config FILE` of a
  * user's own workflow (`crash-sweep.config.ts`; also the `crash-sweep` bin). Progress goes to stderr, the table to stdout; `--json` writes
- * every scenario, `--html` a page that shows them (one self-contained file). Exits 1 if any kill did not land, any run did not finish, any history shows a
- * timeout no kill caused, or a control row showed no damage.
+ * every scenario, `--html` a page that shows them (one self-contained file); `--reporter` chooses
+ * reporters (`report/reporter.ts`). Its exit status says the verdict (`judge/verdict.ts`): 0 passed,
+ * 1 damage in a `--fail-on` column of a row that is not a control, 2 a bad command line or config,
+ * 3 the sweep could not judge (a kill did not land, a run did not finish, a history shows a timeout
+ * no kill caused, a control showed no damage, or the harness failed).
  */
 async function main(): Promise<void> {
   if (process.argv[2] === 'merge') return mergeCommand(process.argv.slice(3));
@@ -69,8 +71,7 @@ async function main(): Promise<void> {
       scenario: { type: 'string' },
       once: { type: 'boolean', default: false },
       full: { type: 'boolean', default: false },
-      json: { type: 'string' },
-      html: { type: 'string' },
+      ...REPORTING_FLAGS,
       'keep-server': { type: 'boolean', default: false },
       address: { type: 'string' },
       namespace: { type: 'string' },
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
   }
   let variants;
   let suite: SuiteFactory;
+  let reporting: Reporting;
   try {
     if (values.config !== undefined) {
       const { config, file } = loadSweepConfig(values.config);
@@ -98,6 +100,7 @@ async function main(): Promise<void> {
       suite = agentSuite(variants);
     }
     if (values.scenario !== undefined) parseScenarioLabel(values.scenario);
+    reporting = reportingOf(values, values.config !== undefined);
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     throw new UsageError((err as Error).message, USAGE);
@@ -146,6 +149,7 @@ async function main(): Promise<void> {
   console.error(
     `crash sweep: ${variants.map((v) => v.name).join(', ')} (${passes})${values.address ? ` on ${values.address}` : ''}${shard ? `, shard ${shard.index}/${shard.count}` : ''}`,
   );
+  for (const r of reporting.reporters) r.onBegin?.(variants.map((v) => v.name));
   const report = await runSweep({
     suite,
     rows: variants.map((v) => v.name),
@@ -162,7 +166,6 @@ async function main(): Promise<void> {
     progress: (line) => console.error(`[${elapsed()}] ${line}`),
   });
 
-  console.log(formatTable(report.rows));
   for (const note of report.notes) console.error(note);
   const total = report.scenarios.length;
   console.error(
@@ -172,18 +175,9 @@ async function main(): Promise<void> {
   if (report.reruns.length > 0) console.error(formatReruns(report.reruns));
   const rerun = { existingServer: values.address !== undefined, config: values.config, command: sweepCommand() };
   const data = jsonReport(report, rerun);
-  if (values.json) {
-    writeFileSync(values.json, JSON.stringify(data, null, 2));
-    console.error(`wrote ${total} scenarios to ${values.json}`);
-  }
-  if (values.html) {
-    writeFileSync(values.html, htmlReport(data));
-    console.error(`wrote the report to ${values.html}`);
-  }
   // A control that shows no damage fails the sweep (not judged for one scenario or a shard).
   if (report.controls) console.error(formatControls(report.controls));
-  const blindControls = report.controls?.failures ?? [];
-  for (const line of blindControls) console.error(line);
+  const verdict = reportEnd(data, report.controls, reporting);
   // Runs that can never finish are damage, not errors: each is named with its cause.
   const stuck = report.scenarios.filter((s) => s.stuck);
   for (const s of stuck.slice(0, 20))
@@ -211,11 +205,8 @@ async function main(): Promise<void> {
     await new Promise<void>((stop) => (onInterrupt = () => stop()));
     await report.kept.stop();
   }
-  if (failed.length > 0) throw new Error(`${failed.length} scenario(s) failed: the table above does not count them`);
-  if (blindControls.length > 0)
-    throw new Error(
-      `${blindControls.length} control row(s) showed no damage: the table above cannot be trusted to see any`,
-    );
+  for (const line of formatVerdict(verdict, reporting.failOn)) console.error(line);
+  process.exitCode = verdict.status;
 }
 
 /**
@@ -240,4 +231,7 @@ function formatStats(stats: Record<string, number>): string {
     .join('');
 }
 
-runMain(main);
+// A config, or shard reports, that cannot be used are bad input; any other failure is the harness's.
+runMain(main, (err) =>
+  err instanceof ConfigError || err instanceof MergeError ? EXIT_STATUS.badInput : EXIT_STATUS.harness,
+);

@@ -1,18 +1,28 @@
 // Controls: rows known to do damage, which must show some, or the sweep cannot see damage at all.
 import type { Row } from './counting';
 
-/** What a row shows of damage, by its columns: `dups 32`, `diverged 3`, `asks 40` (empty: none). */
-export function damageOf(row: Row): string[] {
-  const columns: Array<[string, number]> = [
-    ['dups', row.dups],
-    ['diverged', row.diverged],
-    ['missing', row.missing],
-    ['orphans', row.orphans],
-    ['asks', row.asks],
-    ['stuck', row.stuck],
-    ['other ends', row.otherEnds],
-  ];
-  return columns.filter(([, n]) => n > 0).map(([name, n]) => `${name} ${n}`);
+/** A column that shows damage, as `--fail-on` names it. */
+export type DamageColumn = 'dups' | 'diverged' | 'missing' | 'orphans' | 'asks' | 'stuck' | 'other-ends';
+
+/** The columns that show damage: the name `--fail-on` takes, the row's field, and the word a damage line uses. */
+export const DAMAGE_COLUMNS: ReadonlyArray<readonly [DamageColumn, keyof Row & string, string]> = [
+  ['dups', 'dups', 'dups'],
+  ['diverged', 'diverged', 'diverged'],
+  ['missing', 'missing', 'missing'],
+  ['orphans', 'orphans', 'orphans'],
+  ['asks', 'asks', 'asks'],
+  ['stuck', 'stuck', 'stuck'],
+  ['other-ends', 'otherEnds', 'other ends'],
+];
+
+/**
+ * What a row shows of damage, by its columns (only those of `only`, if given): `dups 32`,
+ * `diverged 3`, `asks 40` (empty: none).
+ */
+export function damageOf(row: Row, only?: readonly DamageColumn[]): string[] {
+  return DAMAGE_COLUMNS.filter(
+    ([column, field]) => Number(row[field] ?? 0) > 0 && (!only || only.includes(column)),
+  ).map(([, field, word]) => `${word} ${row[field]}`);
 }
 
 /** The verdict on a sweep's controls: each control row swept, and what it showed. */

@@ -9,6 +9,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { parse as parseYaml } from 'yaml';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { devServerExecutable, findTemporalCli, findTestServer } from '../common/temporal-cli';
 import { startMailService } from './fixtures/scratch-agent/mail-service';
@@ -28,6 +29,64 @@ const binaries = { TEMPORAL_CLI: findTemporalCli() ?? '', TEMPORAL_TEST_SERVER: 
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'scratch-agent-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * Runs a composite action's steps as a GitHub runner would, in `cwd`: `${{ inputs.NAME }}` replaced by
+ * the given input or its default (any other expression is refused, so the recipe stays this simple),
+ * each `run` step in bash with its env and working directory, stopping at the first that fails. A
+ * step that uses another action (the artifact upload) cannot run here: its `path` lines come back,
+ * resolved against `cwd`, for the test to check. Returns the exit status of the last step run.
+ */
+async function runCompositeAction(file: string, cwd: string, given: Record<string, string>) {
+  const action = parseYaml(readFileSync(file, 'utf8')) as {
+    inputs: Record<string, { default?: string }>;
+    runs: {
+      using: string;
+      steps: Array<{
+        run?: string;
+        uses?: string;
+        env?: Record<string, string>;
+        with?: Record<string, string>;
+        'working-directory'?: string;
+      }>;
+    };
+  };
+  expect(action.runs.using).toBe('composite');
+  const inputs = {
+    ...Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, v.default ?? ''])),
+    ...given,
+  };
+  const expand = (text: string) =>
+    text.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (_, expression: string) => {
+      const name = /^inputs\.([\w-]+)$/.exec(expression)?.[1];
+      if (name === undefined || !(name in inputs))
+        throw new Error(`the recipe uses \${{ ${expression} }}, which this test does not evaluate`);
+      return inputs[name];
+    });
+  let result = { code: 0, stdout: '', stderr: '' };
+  const uploads: string[] = [];
+  for (const step of action.runs.steps) {
+    if (step.uses) {
+      uploads.push(
+        ...expand(step.with?.path ?? '')
+          .split('\n')
+          .filter(Boolean)
+          .map((p) => path.resolve(cwd, p)),
+      );
+      continue;
+    }
+    if (result.code !== 0) continue;
+    const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v)]));
+    result = await run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', expand(step.run!)], {
+      cwd: path.resolve(cwd, expand(step['working-directory'] ?? '.')),
+      env: { ...process.env, ...binaries, ...env },
+    }).then(
+      (done) => ({ ...done, code: 0 }),
+      (err: { code: number; stdout: string; stderr: string }) => err,
+    );
+  }
+  return { ...result, uploads };
+}
 
 /** Starts a TypeScript file of the scratch project in Node with its own tsx (one process: a SIGKILL ends it). */
 function scratch(file: string, env: NodeJS.ProcessEnv) {
@@ -142,22 +201,30 @@ test('its crash-sweep config sweeps it once and twice: the keyed row clean, the 
   expect(stdout).toContain('scratch agent, keyed mail');
 }, 900_000);
 
-test('its own workflow, swept with `npx crash-sweep --config welcome/crash-sweep.config.ts`', async () => {
-  // With the table, JUnit XML for the CI server; the duplicate mails fail the sweep: exit status 1.
-  const { stdout, stderr, code } = await run(
-    'npx',
-    [
-      ...['crash-sweep', '--config', 'welcome/crash-sweep.config.ts', '--once', '--json', 'welcome.json'],
-      ...['--reporter', 'table,junit=welcome.xml'],
-    ],
-    { cwd: dir, env: { ...process.env, ...binaries } },
-  ).then(
-    (done) => ({ ...done, code: 0 }),
-    (err: { code: number; stdout: string; stderr: string }) => err,
-  );
+test("its own workflow, swept by the CI recipe's steps (actions/crash-sweep) with its welcome/crash-sweep.config.ts", async () => {
+  // The recipe's sweep, as a runner runs it: the table and annotations on stdout, JUnit XML for the CI
+  // server, the JSON and the page for the artifact; the duplicate mails fail the step: exit status 1.
+  const action = await runCompositeAction(path.join(ROOT, 'actions', 'crash-sweep', 'action.yml'), dir, {
+    config: 'welcome/crash-sweep.config.ts',
+  });
+  const { code, stderr } = action;
+  const stdout = action.stdout
+    .split('\n')
+    .filter((line) => !line.startsWith('::'))
+    .join('\n');
   expect(code).toBe(1);
   expect(stderr).toContain('damage: crash-sweep (crash-sweep): dups 2');
-  const xml = readFileSync(path.join(dir, 'welcome.xml'), 'utf8');
+  expect(action.stdout).toMatch(
+    /^::error title=crash sweep%3A crash-sweep::dups 2%0Aagain: npx crash-sweep --config /m,
+  );
+  // The artifact keeps the three reports the sweep wrote.
+  expect(action.uploads.map((f) => path.relative(dir, f))).toEqual([
+    'crash-sweep.html',
+    'crash-sweep.json',
+    'crash-sweep.xml',
+  ]);
+  expect(readFileSync(path.join(dir, 'crash-sweep.html'), 'utf8')).toContain('<html');
+  const xml = readFileSync(path.join(dir, 'crash-sweep.xml'), 'utf8');
   expect(XMLValidator.validate(xml)).toBe(true);
   const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml) as {
     testsuites: { tests: string; failures: string; errors: string };
@@ -173,7 +240,7 @@ test('its own workflow, swept with `npx crash-sweep --config welcome/crash-sweep
     [],
   ]);
   expect(row).toEqual(['crash-sweep', '5', '0', '2', '2', '0', '0', '0', '0', '0']);
-  const report = JSON.parse(readFileSync(path.join(dir, 'welcome.json'), 'utf8')) as {
+  const report = JSON.parse(readFileSync(path.join(dir, 'crash-sweep.json'), 'utf8')) as {
     points: Record<string, Array<{ name: string; detail: string }>>;
   };
   expect(report.points['crash-sweep'].map((p) => `${p.name} ${p.detail}`)).toEqual([

@@ -7,6 +7,7 @@ import { fillCounts, summarize } from '../sweep/judge/counting';
 import { formatTable } from '../sweep/report/table';
 import type { RanScenario } from '../sweep/engine/scenario';
 import { selectRows, AGENT_ROWS } from '../sweep/agent/rows';
+import { formatRowList } from '../sweep/engine/planning';
 
 const [turn, reply] = AGENT_ROWS;
 
@@ -205,6 +206,19 @@ describe('sweep report', () => {
     expect(selectRows().map((v) => v.name)).toEqual(AGENT_ROWS.map((v) => v.name));
     expect(selectRows('agent, keys').map((v) => v.name)).toEqual(['agent', 'keys']);
     expect(() => selectRows('agent,nope')).toThrow(/unknown variant "nope" \(variants: turn, reply, keys/);
+  });
+
+  test('--variant takes a row by its title in the table too, commas and all; every title names one row', () => {
+    expect(new Set(AGENT_ROWS.map((v) => v.label)).size).toBe(AGENT_ROWS.length);
+    expect(selectRows('agent loop, keyed tracker,reply, agent loop, keyless, no lookup').map((v) => v.name)).toEqual([
+      'agent',
+      'reply',
+      'agent-keyless',
+    ]);
+    expect(() => selectRows('agent loop')).toThrow(
+      /unknown variant "agent loop" \(variants: .*; --list shows each with its title/,
+    );
+    expect(formatRowList(AGENT_ROWS).split('\n')[5]).toMatch(/^agent +agent loop, keyed tracker$/);
   });
 
   test('a kill target matches on every field it names', () => {

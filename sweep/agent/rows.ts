@@ -6,6 +6,8 @@ import type { PersonMode } from './person';
 import type { RunTimeouts } from '../../workflows/types';
 import { MCP_SERVER_NAMES } from './mcp-host';
 import type { SuiteRow } from '../engine/suite';
+import { pickRows } from '../engine/planning';
+import { commaList } from '../../common/cli';
 import {
   activityOperation,
   cancel,
@@ -526,16 +528,7 @@ export const AGENT_ROWS: readonly AgentRow[] = [
   operated(AGENT_KEYLESS_LOOKUP, 'options'),
 ];
 
-/** The variants named in a comma-separated list, or all of them; an unknown name is an error that lists the known ones. */
+/** The variants named in a comma-separated list (by name or by title: `pickRows`), or all of them. */
 export function selectRows(names?: string): AgentRow[] {
-  if (!names) return [...AGENT_ROWS];
-  return names.split(',').map((raw) => {
-    const name = raw.trim();
-    const v = AGENT_ROWS.find((x) => x.name === name);
-    if (!v)
-      throw new Error(
-        `unknown variant ${JSON.stringify(name)} (variants: ${AGENT_ROWS.map((x) => x.name).join(', ')})`,
-      );
-    return v;
-  });
+  return pickRows(AGENT_ROWS, commaList(names));
 }

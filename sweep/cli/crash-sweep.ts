@@ -5,7 +5,7 @@ import { agentSuite } from '../agent/agent-suite';
 import { ConfigError, loadSweepConfig } from '../config/load-config';
 import { configRows, configSuite } from '../config/config-suite';
 import { DEFAULT_BATCH, DEFAULT_LANES, DEFAULT_RERUNS, runSweep, type SuiteFactory } from '../engine/passes';
-import { parseScenarioLabel, parseShard, pickRows, type Shard } from '../engine/planning';
+import { formatRowList, parseScenarioLabel, parseShard, pickRows, type Shard } from '../engine/planning';
 import { MERGE_USAGE, mergeCommand } from './merge';
 import { MergeError } from '../report/merge';
 import { formatReruns, jsonReport, rerunCommand } from '../report/json';
@@ -17,14 +17,15 @@ import { formatControls } from '../judge/controls';
 import { FAULTS, faultNamed } from '../faults';
 import { selectRows } from '../agent/rows';
 
-const USAGE = `npm run sweep -- (or: npx crash-sweep) [--config FILE] [--variant NAME,...] [--scenario N|N.M] [--full] ${REPORTING_USAGE} [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N|auto] [--reruns N] [--shard K/N]`;
+const USAGE = `npm run sweep -- (or: npx crash-sweep) [--config FILE] [--list] [--variant NAME,...] [--scenario N|N.M] [--full] ${REPORTING_USAGE} [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N|auto] [--reruns N] [--shard K/N]`;
 
 const HELP = `Kills a worker process at every crash point a clean run reaches (with --full, again at every point
 of its recovery too), and prints what the kills did: duplicates, missing effects, questions to a
 person, extra paid calls.
 Without --config: the agent loop and the five designs. With --config FILE: your own workflow
 (crash-sweep.config.ts; see docs/config.md).
-  --variant NAME,...   only these rows          --scenario N|N.M   one scenario (needs one --variant)
+  --list               list the rows: the name --variant takes, and the title in the table
+  --variant NAME,...   only these rows, by name or by title  --scenario N|N.M   one scenario (needs one --variant)
   --full               the second pass too: every restart killed again at each of its points
                        (the agent's whole table takes about 85 minutes on 2 cores; the first pass, 6)
   --once               the first pass only (the default)
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
       lanes: { type: 'string', default: String(DEFAULT_LANES) },
       reruns: { type: 'string', default: String(DEFAULT_RERUNS) },
       shard: { type: 'string' },
+      list: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     USAGE,
@@ -104,6 +106,10 @@ async function main(): Promise<void> {
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     throw new UsageError((err as Error).message, USAGE);
+  }
+  if (values.list) {
+    console.log(formatRowList(variants));
+    return;
   }
   if (values.once && values.full)
     throw new UsageError('--once and --full contradict each other: the first pass only, or both passes', USAGE);

@@ -10,15 +10,40 @@ export interface ScenarioChoice {
   second?: number;
 }
 
-/** The suite's rows named in `names` (all of them if none); an unknown name is an error that lists the known ones. */
-export function pickRows<R extends SuiteRow>(rows: readonly R[], names?: string[]): R[] {
+/**
+ * The rows `names` names, in that order, or all of them. A row is named by its name (`--variant
+ * agent`) or by its title in the table (`--variant "agent loop, keyed tracker"`): a title holds
+ * commas, so items of a comma list that are no row on their own are joined again with the ones after
+ * them until they make a title. An unknown name is an error that lists the names, and how to see the titles.
+ */
+export function pickRows<R extends SuiteRow>(rows: readonly R[], names?: readonly string[]): R[] {
   if (!names || names.length === 0) return [...rows];
-  return names.map((name) => {
-    const row = rows.find((r) => r.name === name);
-    if (!row)
-      throw new Error(`unknown variant ${JSON.stringify(name)} (variants: ${rows.map((r) => r.name).join(', ')})`);
-    return row;
-  });
+  const picked: R[] = [];
+  for (let i = 0; i < names.length; i++) {
+    const row = rows.find((r) => r.name === names[i] || r.label === names[i]);
+    if (row) {
+      picked.push(row);
+      continue;
+    }
+    const titled = names
+      .slice(i + 1)
+      .map((_, j) => ({ title: names.slice(i, i + j + 2).join(', '), used: j + 2 }))
+      .map(({ title, used }) => ({ row: rows.find((r) => r.label === title), used }))
+      .find((t) => t.row);
+    if (!titled)
+      throw new Error(
+        `unknown variant ${JSON.stringify(names[i])} (variants: ${rows.map((r) => r.name).join(', ')}; --list shows each with its title in the table)`,
+      );
+    picked.push(titled.row!);
+    i += titled.used - 1;
+  }
+  return picked;
+}
+
+/** Each row's name (what `--variant` takes) beside its title in the table, one line each. */
+export function formatRowList(rows: readonly SuiteRow[]): string {
+  const width = Math.max(...rows.map((r) => r.name.length)) + 2;
+  return rows.map((r) => `${r.name.padEnd(width)}${r.label}`).join('\n');
 }
 
 /** `N` or `N.M`, as in a scenario's id (`agent twice 3.7`); throws on anything else. */

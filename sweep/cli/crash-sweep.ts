@@ -1,4 +1,6 @@
 // `npm run sweep` and `npx crash-sweep`: the sweep's command line.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { commaList, parseCommandLine, runMain, UsageError } from '../../common/cli';
 import { agentSuite } from '../agent/agent-suite';
@@ -8,6 +10,7 @@ import { DEFAULT_BATCH, DEFAULT_LANES, DEFAULT_RERUNS, runSweep, type SuiteFacto
 import { formatRowList, parseScenarioLabel, parseShard, pickRows, type Shard } from '../engine/planning';
 import { MERGE_USAGE, mergeCommand } from './merge';
 import { MergeError } from '../report/merge';
+import { describeServerLog } from '../hosts/dev-server-host';
 import { formatReruns, jsonReport, rerunCommand } from '../report/json';
 import { EXIT_STATUS, formatVerdict } from '../judge/verdict';
 import { REPORTING_FLAGS, REPORTING_HELP, REPORTING_USAGE, reportEnd, reportingOf, type Reporting } from './reporting';
@@ -155,6 +158,10 @@ async function main(): Promise<void> {
   console.error(
     `crash sweep: ${variants.map((v) => v.name).join(', ')} (${passes})${values.address ? ` on ${values.address}` : ''}${shard ? `, shard ${shard.index}/${shard.count}` : ''}`,
   );
+  // The dev server's own log is kept apart from the sweep's output, and named at the end if it says anything.
+  const serverLog = values.address
+    ? undefined
+    : path.join(mkdtempSync(path.join(os.tmpdir(), 'crash-sweep-')), 'dev-server.log');
   for (const r of reporting.reporters) r.onBegin?.(variants.map((v) => v.name));
   const report = await runSweep({
     suite,
@@ -170,6 +177,7 @@ async function main(): Promise<void> {
     namespace: values.namespace,
     keepServer: values['keep-server'],
     progress: (line) => console.error(`[${elapsed()}] ${line}`),
+    serverLog,
   });
 
   for (const note of report.notes) console.error(note);
@@ -178,6 +186,8 @@ async function main(): Promise<void> {
     `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations${report.lanes > 1 ? ` in up to ${report.lanes} lanes` : ''}${formatStats(report.stats)}${report.temporalKills > 0 ? `, ${report.temporalKills} Temporal server kills` : ''}`,
   );
   console.error(formatTimings(report));
+  const logged = serverLog && describeServerLog(serverLog);
+  if (logged) console.error(logged);
   if (report.reruns.length > 0) console.error(formatReruns(report.reruns));
   const rerun = { existingServer: values.address !== undefined, config: values.config, command: sweepCommand() };
   const data = jsonReport(report, rerun);

@@ -67,6 +67,11 @@ export interface SweepOptions {
   shard?: Shard;
   /** Progress lines, for people. Default: none. */
   progress?: (line: string) => void;
+  /**
+   * A file for the log of the sweep's own dev server (its errors: an update it cancelled as a worker
+   * died, say, which a sweep meets by design). Default: the sweep's stderr.
+   */
+  serverLog?: string;
 }
 
 export type { Rerun } from './reruns';
@@ -145,6 +150,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     ui: options.keepServer,
     searchAttributes,
     preciseTimers,
+    serverLog: options.serverLog,
   });
   const cpuAtStart = process.cpuUsage();
   const serverPid = server.temporal.pid;

@@ -1,5 +1,6 @@
 // The parent side of the sweep's own dev server: starts dev-server-main.ts and gets its address over IPC.
 import { fork } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import { entryFile, tsxFlags } from '../../common/tsx';
@@ -17,27 +18,32 @@ export interface TemporalHost {
 
 /**
  * Starts `dev-server-main.ts`, which runs the dev server with its banner kept off our stdout, these
- * search attributes registered, and its timers close to their time if asked.
+ * search attributes registered, and its timers close to their time if asked. Its own log (errors
+ * only) goes to `logFile` if given, else to our stderr.
  */
 export async function startTemporalHost(
   ui: boolean,
   searchAttributes: readonly AnySearchAttributeKey[],
   preciseTimers = false,
+  logFile?: string,
 ): Promise<TemporalHost> {
+  const log = logFile ? openSync(logFile, 'a') : 'inherit';
   const child = fork(entryFile(path.join(__dirname, 'dev-server-main.ts')), ui ? ['--ui'] : [], {
     execArgv: tsxFlags(),
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    stdio: ['ignore', 'ignore', log, 'ipc'],
     env: {
       ...process.env,
       CRASH_SWEEP_SEARCH_ATTRIBUTES: JSON.stringify(searchAttributes),
       CRASH_SWEEP_PRECISE_TIMERS: preciseTimers ? '1' : '0',
     },
   });
+  if (typeof log === 'number') closeSync(log); // the child holds its own copy
   const exited = once(child, 'exit');
   const [message] = (await Promise.race([
     once(child, 'message'),
     exited.then(() => {
-      throw new Error('the Temporal dev server did not start (see the lines above)');
+      const said = logFile ? `:\n${readFileSync(logFile, 'utf8').trimEnd()}` : ' (see the lines above)';
+      throw new Error(`the Temporal dev server did not start${said}`);
     }),
   ])) as [{ address: string; uiPort?: number }];
   return {
@@ -50,4 +56,18 @@ export async function startTemporalHost(
       await exited;
     },
   };
+}
+
+/**
+ * What a dev server's log file holds, for a sweep's summary: its lines are the server's own (an
+ * operation it cancelled as a worker died, say), not the sweep's findings. `null`, and the file and its
+ * folder removed, when it holds nothing.
+ */
+export function describeServerLog(file: string): string | null {
+  const text = existsSync(file) ? readFileSync(file, 'utf8').trimEnd() : '';
+  if (text === '') {
+    rmSync(path.dirname(file), { recursive: true, force: true });
+    return null;
+  }
+  return `the Temporal dev server's own log (${text.split('\n').length} line(s), its errors, not the sweep's findings): ${file}`;
 }

@@ -32,6 +32,8 @@ export interface ServerOptions {
   searchAttributes?: readonly AnySearchAttributeKey[];
   /** Timers close to their time on the dev server (`PRECISE_TIMER_FLAGS`; not on an existing server). Default `false`. */
   preciseTimers?: boolean;
+  /** Where the dev server's own log goes (errors only). Default: the sweep's stderr. */
+  serverLog?: string;
 }
 
 /** Starts (or connects to) the sweep's Temporal server, with a fresh temporary folder. */
@@ -39,7 +41,12 @@ export async function startServer(options: ServerOptions = {}): Promise<SweepSer
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sweep-'));
   const temporal: TemporalHost = options.address
     ? { address: options.address, ui: null, pid: null, stop: async () => {} }
-    : await startTemporalHost(options.ui ?? false, options.searchAttributes ?? [], options.preciseTimers ?? false);
+    : await startTemporalHost(
+        options.ui ?? false,
+        options.searchAttributes ?? [],
+        options.preciseTimers ?? false,
+        options.serverLog,
+      );
   const env = await TestWorkflowEnvironment.createFromExistingServer({
     address: temporal.address,
     namespace: options.namespace ?? 'default',

@@ -1,5 +1,6 @@
 // The idempotency key of one call: SHA-256 over the run id and the call id, each prefixed by its length.
-import { createHash, createHmac } from 'node:crypto';
+// One function for workflow code and activity code alike: plain TypeScript, no `node:crypto`.
+import { hex, hmacSha256, sha256 } from './sha256';
 
 /**
  * The idempotency key of one tool call of one run.
@@ -16,20 +17,17 @@ import { createHash, createHmac } from 'node:crypto';
  * the key and use it first at the receiver.
  */
 export function key(run: string, call: string, secret?: string): string {
-  const hash = secret ? createHmac('sha256', secret) : createHash('sha256');
-  for (const part of [run, call]) {
-    const bytes = Buffer.from(part, 'utf8');
-    hash.update(`${bytes.length}:`, 'utf8');
-    hash.update(bytes);
-  }
-  return hash.digest().subarray(0, 16).toString('hex');
+  const encoder = new TextEncoder();
+  const framed = encoder.encode([run, call].map((part) => `${encoder.encode(part).length}:${part}`).join(''));
+  const digest = secret ? hmacSha256(encoder.encode(secret), framed) : sha256(framed);
+  return hex(digest.subarray(0, 16));
 }
 
 /** The environment variable that holds the secret keys are derived under (`key`), for the worker and the clients. */
 export const KEY_SECRET_ENV = 'AGENT_KEY_SECRET';
 
 /** The secret keys are derived under, from the environment; `undefined` when none is set. */
-export function keySecretFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function keySecretFromEnv(env: Record<string, string | undefined> = process.env): string | undefined {
   return env[KEY_SECRET_ENV] || undefined;
 }
 

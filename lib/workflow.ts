@@ -9,7 +9,7 @@ export { agentWorkflow } from '../workflows/agent';
 export { approveSignal, resolveSignal, pendingQuery, WAITING_MEMO } from '../workflows/signals';
 export { DEFAULT_INSTRUCTIONS, type ToolSpec } from '../workflows/tools';
 export { keyedActivities, type KeyedActivitiesOptions, type KeyedCallOptions } from '../workflows/keyed-activities';
-export { callKey } from '../workflows/call-key';
+export { key as callKey } from '../common/key';
 export type { ToolEffect } from '../workflows/effects';
 export { callDigest } from '../workflows/digest';
 export type * from '../workflows/types';

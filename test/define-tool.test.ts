@@ -1,6 +1,5 @@
 // defineTool and the worker's tool registry: the schema the model sees, the arguments a tool gets,
 // what the ladder learns of its effect, and clear errors for a bad definition.
-import fc from 'fast-check';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { z as z3 } from 'zod';
@@ -10,7 +9,6 @@ import { defineTool, ToolRegistry } from '../activities/define-tool';
 import { openAiModel } from '../activities/model';
 import { keyFromActivityId } from '../common/activity-key';
 import { key } from '../common/key';
-import { callKey } from '../workflows/call-key';
 import { contextProblem } from '../workflows/run-input';
 import type { ToolRequest, ToolResponse } from '../workflows/types';
 
@@ -128,15 +126,6 @@ describe('defineTool', () => {
 });
 
 describe('the key of a call made in workflow code', () => {
-  test('callKey (plain TypeScript) is byte for byte the key activities make with node:crypto', () => {
-    fc.assert(
-      fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (owner, call) => {
-        expect(callKey(owner, call)).toBe(key(owner, call));
-      }),
-      { numRuns: 500 },
-    );
-  });
-
   test('an activity id carries its key after the separator; any other id carries none', () => {
     const k = key('order-1', 'charge#1');
     expect(keyFromActivityId(`charge#1.1 key ${k}`)).toBe(k);

@@ -1,6 +1,7 @@
 // Computed by the design document's Go `Key` (go1.26), so a change to the byte layout fails here.
 import { execFileSync } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
+import fc from 'fast-check';
 import { key } from '../common/key';
 
 const goVectors: Array<[string, string, string]> = [
@@ -52,5 +53,28 @@ describe('key(run, call, secret): a key a reader of history cannot compute', () 
     expect(key('run-1', 'call_1', 'other')).not.toBe(key('run-1', 'call_1', 's3cret'));
     // No secret (or an empty one) is the plain key, byte for byte the Go reference.
     expect(key('run-1', 'call_1', '')).toBe('ba09e991b6ea3f35e4d62b6164c4a689');
+  });
+});
+
+describe('one key function for workflow and activity code: plain TypeScript, byte for byte node:crypto', () => {
+  /** The key as node:crypto makes it: SHA-256, or HMAC-SHA-256 under a secret, over the framed ids. */
+  const reference = (run: string, call: string, secret?: string) => {
+    const hash = secret ? createHmac('sha256', secret) : createHash('sha256');
+    for (const part of [run, call]) hash.update(`${Buffer.byteLength(part, 'utf8')}:${part}`, 'utf8');
+    return hash.digest().subarray(0, 16).toString('hex');
+  };
+
+  test('for any ids, and any secret (longer than a block too)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme' }),
+        fc.string({ unit: 'grapheme', maxLength: 200 }),
+        fc.option(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 100 }), { nil: undefined }),
+        (run, call, secret) => {
+          expect(key(run, call, secret)).toBe(reference(run, call, secret));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

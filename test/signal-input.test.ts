@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { canonicalJson } from '../common/canonical-json';
-import { callDigest, sha256Hex } from '../workflows/digest';
+import { callDigest } from '../workflows/digest';
+import { sha256Hex } from '../common/sha256';
 import { readAnswer, readDecision, refusalLog, REFUSALS_KEPT, SIGNAL_FIELD_CAPS } from '../workflows/signal-input';
 
 describe('readDecision', () => {

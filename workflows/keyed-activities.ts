@@ -8,7 +8,7 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import { KEY_SEPARATOR } from '../common/activity-key';
-import { callKey } from './call-key';
+import { key as callKey } from '../common/key';
 import { DAY_MS, DEFAULT_RECEIVER_DOWN_MS } from './calls';
 import { effectFlags, type ToolEffect } from './effects';
 import { settleCall, type Answer, type Lookup } from './ladder';

@@ -12,7 +12,7 @@ import { startServer, type SweepServer, type TemporalHost } from '../hosts/sweep
 import type { SweepSuite } from './suite';
 import { runScenarios, type Lanes } from './lanes';
 import { KillableServerHost } from '../hosts/killable-server-host';
-import { cpuSeconds, Timings } from './timings';
+import { cpuSeconds, cpuWithEndedChildren, Timings } from './timings';
 import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
 import { firstPassOnly } from '../faults';
 
@@ -104,8 +104,12 @@ export interface SweepReport {
   kept: TemporalHost | null;
   /** Where the time went. */
   timings: Timings;
-  /** CPU seconds by process: the harness (trackers, model server, person, client), the Temporal server, the workers. */
-  cpu: { harness: number; server: number | null; workers: number };
+  /**
+   * CPU seconds by process: the harness (trackers, model server, person, client), the Temporal server,
+   * the workers; and every process of the sweep together (receiver processes, hosts and the helpers
+   * each started, too), measured once all have ended (`null`: not on Linux, or a server kept).
+   */
+  cpu: { harness: number; server: number | null; workers: number; everyProcess: number | null };
 }
 
 /** Scenarios per worker generation: larger batches overload the dev server on 2 cores. */
@@ -136,6 +140,16 @@ function cpuTotal(usage: NodeJS.CpuUsage): number {
  * records; the engine audits every history and checks that every kill landed where it was meant to.
  */
 export async function runSweep(options: SweepOptions): Promise<SweepReport> {
+  const cpuAtStart = cpuWithEndedChildren();
+  const report = await sweepAndStop(options);
+  // Every process the sweep started has now been stopped and waited for (but a server it keeps).
+  const cpuNow = options.keepServer ? null : cpuWithEndedChildren();
+  report.cpu.everyProcess = cpuNow !== null && cpuAtStart !== null ? cpuNow - cpuAtStart : null;
+  return report;
+}
+
+/** The sweep: its servers started, the passes run, and everything it started stopped. */
+async function sweepAndStop(options: SweepOptions): Promise<SweepReport> {
   const started = Date.now();
   const progress = options.progress ?? (() => {});
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
@@ -234,6 +248,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
             ? (cpuSeconds(serverPid) ?? serverCpuAtStart) - serverCpuAtStart + (await killableCpu(killable))
             : null,
         workers: timings.workerCpu,
+        everyProcess: null,
       },
     };
   } finally {

@@ -72,6 +72,20 @@ export function cpuSeconds(pid: number): number | null {
   }
 }
 
+/**
+ * CPU seconds this process has used, with every child process it has waited for (and theirs that they
+ * waited for): once a sweep has stopped what it started, every process of it. `null` without `/proc`.
+ */
+export function cpuWithEndedChildren(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /** The processes whose parent is `pid` (Linux), for finding a server a wrapper started. */
 export function childPids(pid: number): number[] {
   try {
@@ -97,7 +111,7 @@ export function formatTimings(report: {
   seconds: number;
   scenarios: unknown[];
   timings: Timings;
-  cpu: { harness: number; server: number | null; workers: number };
+  cpu: { harness: number; server: number | null; workers: number; everyProcess: number | null };
 }): string {
   const { timings, cpu } = report;
   const total = Object.values(timings.phases).reduce((a, b) => a + b, 0);
@@ -115,7 +129,7 @@ export function formatTimings(report: {
     wait
       ? `resumed runs waited for their first point: median ${wait.median.toFixed(2)} s, max ${wait.max.toFixed(2)} s (${wait.count} resumes)`
       : '',
-    `CPU: ${cores.toFixed(0)} core-seconds, ${(cores / n).toFixed(3)} per scenario (workers ${cpu.workers.toFixed(0)}, Temporal server ${cpu.server === null ? '?' : cpu.server.toFixed(0)}, harness ${cpu.harness.toFixed(0)}); machine use ${((100 * cores) / (report.seconds * CORES)).toFixed(0)}% of ${CORES} cores`,
+    `CPU: ${cores.toFixed(0)} core-seconds, ${(cores / n).toFixed(3)} per scenario (workers ${cpu.workers.toFixed(0)}, Temporal server ${cpu.server === null ? '?' : cpu.server.toFixed(0)}, harness ${cpu.harness.toFixed(0)}); machine use ${((100 * cores) / (report.seconds * CORES)).toFixed(0)}% of ${CORES} cores${cpu.everyProcess !== null ? `; every process of the sweep (receivers, hosts and what each started, too): ${cpu.everyProcess.toFixed(0)} core-seconds` : ''}`,
   ]
     .filter(Boolean)
     .join('\n');

@@ -138,6 +138,21 @@ describe('links in the README and docs/ resolve', () => {
   });
 });
 
+describe('how long things take is said in one place', () => {
+  test('no page but docs/benchmarks.md, and no help text, gives a running time in minutes: they link to it', () => {
+    const said = tracked
+      .filter((f) => f === 'README.md' || (f.startsWith('docs/') && f.endsWith('.md')) || f.startsWith('sweep/cli/'))
+      .filter((f) => f !== 'docs/benchmarks.md')
+      .flatMap((f) =>
+        readFileSync(path.join(ROOT, f), 'utf8')
+          .split('\n')
+          .filter((line) => /(about|~)\s*\d+\s*min/.test(line))
+          .map((line) => `${f}: ${line.trim()}`),
+      );
+    expect(said).toEqual([]);
+  });
+});
+
 /** GitHub's anchors of a page's headings: lower case, punctuation dropped, spaces as hyphens. */
 function anchors(markdown: string): Set<string> {
   const headings = markdown.replace(/```[\s\S]*?```/g, '').match(/^#{1,6} .+$/gm) ?? [];

@@ -30,7 +30,7 @@ Without --config: the agent loop and the five designs. With --config FILE: your 
   --list               list the rows: the name --variant takes, and the title in the table
   --variant NAME,...   only these rows, by name or by title  --scenario N|N.M   one scenario (needs one --variant)
   --full               the second pass too: every restart killed again at each of its points
-                       (the agent's whole table takes about 85 minutes on 2 cores; the first pass, 6)
+                       (how long each takes on 2 cores: docs/benchmarks.md)
   --once               the first pass only (the default)
   --keep-server        keep the dev server and its Web UI after the sweep
   --address HOST:PORT  sweep on an existing Temporal server (--namespace NS)

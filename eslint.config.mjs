@@ -176,6 +176,22 @@ export default tseslint.config(
     ),
   },
   {
+    // The library knows no demo: the published command, its reporters and the config suite sweep a
+    // user's config; this repository's own table (sweep/agent, its tracker, model and MCP server, the
+    // examples) is given to the command by the repository's own entry (sweep/agent/crash-sweep.ts).
+    files: ['sweep/cli/**/*.ts', 'sweep/report/**/*.ts', 'sweep/config/**/*.ts', 'sweep/index.ts'],
+    rules: importRule(
+      [
+        '^\\.\\./agent(/|$)|^\\./agent(/|$)',
+        "the library knows no demo: this repository's table is given to the command by sweep/agent/crash-sweep.ts",
+      ],
+      [
+        '^(\\.\\./)+(tracker|model|mcp|examples)(/|$)',
+        "the library knows no demo: the tracker, the model server, the MCP server and the examples are this repository's",
+      ],
+    ),
+  },
+  {
     files: ['sweep/worker/**/*.ts'],
     rules: importRule(
       [

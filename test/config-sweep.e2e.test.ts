@@ -166,6 +166,15 @@ describe('sweeping a workflow of your own with one config file', () => {
     expect(failure?.stderr).toContain(`no config file at ${path.join(ROOT, 'no/such.config.ts')}`);
     // A config that cannot be used is bad input: exit status 2, as a bad command line.
     expect(failure?.code).toBe(2);
+    // No --config, and no crash-sweep.config.ts where the command runs: it says what to write.
+    const none = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/cli/crash-sweep.ts'], {
+      cwd: ROOT,
+    }).then(
+      () => null,
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(none?.code).toBe(2);
+    expect(none?.stderr).toContain(`no --config, and no crash-sweep.config.ts in ${ROOT}: write one (defineSweep`);
     const unknown = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', 'sweep/cli/crash-sweep.ts', '--config', config('naive'), '--variant', 'agent'],
@@ -175,6 +184,8 @@ describe('sweeping a workflow of your own with one config file', () => {
       (err: { code: number; stderr: string }) => err,
     );
     expect(unknown?.code).toBe(2);
-    expect(unknown?.stderr).toContain('unknown variant "agent" (variants: order-naive)');
+    expect(unknown?.stderr).toContain(
+      'unknown variant "agent" (variants: order-naive; --list shows each with its title',
+    );
   }, 60_000);
 });

@@ -131,6 +131,19 @@ describe("the rules between the sweep's rooms and the app", () => {
     expect(await importing('../../common/operations', 'resetRun', 'sweep/faults/lint-example.ts')).toEqual([]);
   });
 
+  test("the library (the command, reporters, the config suite, the entry point) imports none of this repository's demo", async () => {
+    expect(await importing('../agent/rows', 'AGENT_ROWS', 'sweep/cli/lint-example.ts')).toEqual(
+      refused(/the library knows no demo/),
+    );
+    expect(await importing('../../tracker/app', 'buildTracker', 'sweep/report/lint-example.ts')).toEqual(
+      refused(/the library knows no demo/),
+    );
+    expect(await importing('../../examples/stand-in', 'startStandIn', 'sweep/config/lint-example.ts')).toEqual(
+      refused(/the library knows no demo/),
+    );
+    expect(await importing('../engine/passes', 'runSweep', 'sweep/cli/lint-example.ts')).toEqual([]);
+  });
+
   test('the worker side never imports the engine, a suite or the app', async () => {
     expect(await importing('../engine/generation', 'Generation', 'sweep/worker/lint-example.ts')).toEqual(
       refused(/the worker side .* never imports the engine/),

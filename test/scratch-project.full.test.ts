@@ -164,17 +164,13 @@ test('its own worker and client script: a run with its prompt and tools, its mai
   }
 }, 180_000);
 
-test('its crash-sweep config sweeps it once and twice: the keyed row clean, the row whose service ignores keys duplicates', async () => {
+test('its crash-sweep config, found as `npx crash-sweep` starts, sweeps it once and twice: the keyed row clean, the row whose service ignores keys duplicates', async () => {
   // The row whose service ignores keys shows damage, and is no control: the sweep exits 1.
-  const { stdout, code } = await run(
-    'npx',
-    ['crash-sweep', '--config', 'crash-sweep.config.ts', '--full', '--json', 'out.json'],
-    {
-      cwd: dir,
-      timeout: 900_000,
-      env: { ...process.env, ...binaries },
-    },
-  ).then(
+  const { stdout, code } = await run('npx', ['crash-sweep', '--full', '--json', 'out.json'], {
+    cwd: dir,
+    timeout: 900_000,
+    env: { ...process.env, ...binaries },
+  }).then(
     (done) => ({ ...done, code: 0 }),
     (err: { code: number; stdout: string }) => err,
   );

@@ -31,7 +31,7 @@ describe('crash sweep of the agent loop', () => {
     // One scenario (the first point) is enough to see what goes to stdout, and keeps npm test short.
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'sweep/cli/crash-sweep.ts', '--variant', 'agent', '--scenario', '1'],
+      ['--import', 'tsx', 'sweep/agent/crash-sweep.ts', '--variant', 'agent', '--scenario', '1'],
       { cwd: ROOT },
     );
     const lines = stdout.trimEnd().split('\n');

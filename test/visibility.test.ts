@@ -44,8 +44,8 @@ test('current details give the command that answers each wait, what the run does
   expect(text.split('\n')).toEqual([
     '**Waiting for a person**',
     '',
-    '- approve call_create_1 (create_issue `{"title":"Checkout \'500\'"}`): `npm run approve -- triage-1 call_create_1`, or add `--deny`',
-    '- did call_comment_1 (comment_on_issue) happen? the worker died: `npm run resolve -- triage-1 call_comment_1#2 --happened`, or `--not-happened`',
+    '- approve call_create_1 (create_issue `{"title":"Checkout \'500\'"}`): `temporal workflow signal --workflow-id \'triage-1\' --name approve --input \'{"callId":"call_create_1","approved":true,"by":"YOUR NAME"}\'`, or deny with `"approved":false,"reason":"..."`',
+    '- did call_comment_1 (comment_on_issue) happen? the worker died: `temporal workflow signal --workflow-id \'triage-1\' --name resolve --input \'{"questionId":"call_comment_1#2","happened":true}\'`, or `"happened":false`',
     '',
     '**Now:** turn 2: tool call 2 of 2, create_issue',
     '',

@@ -127,14 +127,23 @@ test('npm run dev: a run waiting for approval is found by AgentWaiting in the We
     'Checkout fails with a coupon',
     'Needs approval create_issue',
     'Waiting for a person',
-    `npm run approve -- ${workflowId} call_create_1`,
+    `temporal workflow signal --workflow-id '${workflowId}' --name approve`,
     'call_create_1 create_issue: waiting-approval',
   ]);
   expect(metadata).toContain('Now: turn 1: tool call 1 of 2, create_issue');
   await page.screenshot({ path: path.join(dir, 'current-details.png'), fullPage: true });
 
-  // Approved: the calls run, each activity named by its summary, and the details tell how each was settled.
-  await cli('approve', [workflowId, 'call_create_1']);
+  // Approved with the very command the details show (the Temporal CLI's, `by` filled in), as a person
+  // would paste it: the calls run, each activity named by its summary, and the details tell how each was settled.
+  const shown = /temporal workflow signal --workflow-id .* --name approve --input '[^']*'/.exec(metadata)?.[0];
+  expect(shown).toContain('"callId":"call_create_1","approved":true,"by":"YOUR NAME","digest":"sha256:');
+  await run('bash', ['-c', shown!.replace('YOUR NAME', 'Ada')], {
+    env: {
+      ...process.env,
+      PATH: `${path.dirname(findTemporalCli()!)}:${process.env.PATH}`,
+      TEMPORAL_ADDRESS: `127.0.0.1:${ports.temporal}`,
+    },
+  });
   await eventually(async () => (await cli('status', [workflowId])).includes('waiting for approval: call_create_2'));
   await cli('approve', [workflowId, 'call_create_2', '--deny', '--reason', 'one issue is enough']);
   await pageShowing(page, `${runPage}/history`, [

@@ -27,9 +27,20 @@ export function waitingAttributes(state: WaitingState): SearchAttributeUpdatePai
 
 const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
 
+/** A word for a POSIX shell, in single quotes. */
+const shellWord = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+
 /**
- * The run's current details, as the Web UI shows them (Markdown): what it waits for, with the command
- * that answers each wait, then what it does now and every call so far with the rung that settled it.
+ * The command that sends a run a signal, as anyone with the Temporal CLI can type it (the package's own
+ * clients, `approveCall` and `answerQuestion`, send the same signals from code).
+ */
+const signalCommand = (workflowId: string, name: string, input: object) =>
+  `temporal workflow signal --workflow-id ${shellWord(workflowId)} --name ${name} --input ${shellWord(JSON.stringify(input))}`;
+
+/**
+ * The run's current details, as the Web UI shows them (Markdown): what it waits for, with the
+ * Temporal CLI command that answers each wait (an approval names the digest of what was shown; `by`
+ * is for the person to fill in), then what it does now and every call so far with the rung that settled it.
  */
 export function currentDetails(
   workflowId: string,
@@ -41,14 +52,15 @@ export function currentDetails(
   if (waiting.approvals.length || waiting.questions.length) {
     lines.push('**Waiting for a person**', '');
     for (const a of waiting.approvals) {
+      const decision = { callId: a.callId, approved: true, by: 'YOUR NAME', ...(a.digest ? { digest: a.digest } : {}) };
       lines.push(
-        `- approve ${a.callId} (${a.tool} ${code(JSON.stringify(a.args))}${a.digest ? `, ${a.digest}` : ''}): ${code(`npm run approve -- ${workflowId} ${a.callId}`)}, or add ${code('--deny')}`,
+        `- approve ${a.callId} (${a.tool} ${code(JSON.stringify(a.args))}${a.digest ? `, ${a.digest}` : ''}): ${code(signalCommand(workflowId, 'approve', decision))}, or deny with ${code('"approved":false,"reason":"..."')}`,
       );
     }
     for (const q of waiting.questions) {
-      const answer = `npm run resolve -- ${workflowId} ${q.questionId ?? q.callId} --happened`;
+      const answer = signalCommand(workflowId, 'resolve', { questionId: q.questionId ?? q.callId, happened: true });
       lines.push(
-        `- did ${q.callId} (${q.tool}) happen? ${q.reason ?? ''}: ${code(answer)}, or ${code('--not-happened')}`,
+        `- did ${q.callId} (${q.tool}) happen? ${q.reason ?? ''}: ${code(answer)}, or ${code('"happened":false')}`,
       );
     }
     lines.push('');

@@ -9,11 +9,13 @@
  * - `configFromEnv`, `dataConverterFromEnv`: where Temporal, the model and MCP servers are, and the
  *   payload codec when `TEMPORAL_PAYLOAD_KEY` is set, from the environment `npm run dev` sets;
  * - `redactSecrets`: a log line with the worker's secrets taken out.
+ * - `AGENT_POINTS`: the crash sweep's points of the loop, for `crashSweepPlugin` when a sweep runs the worker.
  */
 export {
   createAgentWorker,
   createAgentActivities,
   workflowSources,
+  AGENT_POINTS,
   type AgentWorkerOptions,
   type AgentActivitiesOptions,
 } from '../workers/create-worker';

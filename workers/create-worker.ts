@@ -6,7 +6,7 @@ import type { McpToolbox } from '../activities/mcp-toolbox';
 import { openAiModel, type ModelProvider } from '../activities/model';
 import { registerSecrets } from '../common/secrets';
 import { redactingActivities } from '../activities/redaction';
-import { crashSweepPlugin, workflowInterceptorModules, type CrashSweepPluginOptions } from '../sweep/plugin';
+import { workflowInterceptorModules, type CrashSweepPluginOptions } from '../sweep/plugin';
 import { PayloadStore } from '../store/payload-store';
 import { checkExternalStorage } from '../store/external-storage';
 
@@ -44,6 +44,11 @@ export interface AgentWorkerOptions {
   workflowBundle?: { code: string };
   /** The name the server records for the tasks this worker starts. Default: the SDK's `pid@host`. */
   identity?: string;
+  /**
+   * Worker plugins: the crash sweep's (`crashSweepPlugin(AGENT_POINTS)` from `crash-safe-agent/plugin`)
+   * when a sweep runs this worker, or any of your own. Default none.
+   */
+  plugins?: WorkerOptions['plugins'];
   /** Activity interceptors (a crash harness watches for activities that outlive their timeout). Default none. */
   activityInterceptors?: ActivityInterceptorsFactory[];
   /**
@@ -82,7 +87,8 @@ export function workflowSources(workflowsPath?: string): { workflowsPath: string
  * The crash-sweep plugin's points that the agent's workers record: `workflow.decided` only. The
  * agent's activities mark their own points (`model.started`, `tool.started`, `tracker.accepted`...),
  * which name the tool call a point belongs to; the plugin's activity and HTTP points would mark the
- * same boundaries again under other names. Outside a sweep nothing listens, and a point costs one call.
+ * same boundaries again under other names. A sweep's worker passes the plugin with these
+ * (`AgentWorkerOptions.plugins`); a worker in production has none.
  */
 export const AGENT_POINTS: CrashSweepPluginOptions = { activities: false, http: false, waits: false };
 
@@ -178,7 +184,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.dataConverter ? { dataConverter: options.dataConverter } : {}),
     ...code,
     activities,
-    plugins: [crashSweepPlugin(AGENT_POINTS)],
+    ...(options.plugins ? { plugins: options.plugins } : {}),
     ...options.tuning,
   });
 }

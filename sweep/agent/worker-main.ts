@@ -8,7 +8,8 @@ import { loadMcpConfig } from '../../mcp/config';
 import { trackerFromEnv } from '../../tracker/config';
 import { triageTools } from '../../examples/triage/tools';
 import { openAiModel } from '../../activities/model';
-import { createAgentWorker } from '../../workers/create-worker';
+import { AGENT_POINTS, createAgentWorker } from '../../workers/create-worker';
+import { crashSweepPlugin } from '../plugin';
 import { turnActivities } from './turn-activity';
 import { runCrashWorker } from '../worker/crash-worker';
 
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
       // The payload store the engine names (AGENT_PAYLOAD_DIR): long runs keep large payloads there.
       dataConverter: dataConverterFromEnv(),
       activities: turnActivities({ model, trackerUrl, trackerToken }),
+      // The crash sweep's points of the loop: its workflow decisions (the activities mark their own).
+      plugins: [crashSweepPlugin(AGENT_POINTS)],
     }),
   );
 }

@@ -111,9 +111,9 @@ describe('a sweep in shards, merged', () => {
       [['--shard', '3/2'], /bad --shard "3\/2": K\/N/],
       [['--shard', '0/2'], /bad --shard "0\/2"/],
       [['--shard', 'half'], /bad --shard "half"/],
-      [['--variant', 'agent', '--scenario', '4', '--shard', '1/2'], /--scenario runs one scenario: it cannot be split/],
+      [['--scenario', '4', '--shard', '1/2'], /--scenario runs one scenario: it cannot be split/],
     ] as const) {
-      const failure = await crashSweep([...args]).then(
+      const failure = await crashSweep(['--config', NAIVE, ...args]).then(
         () => null,
         (err: { code: number; stderr: string }) => err,
       );

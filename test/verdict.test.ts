@@ -120,16 +120,18 @@ describe('GitHub annotations', () => {
   test('an error line per damaged row and per reason the sweep could not judge, escaped, then a notice', () => {
     const rows = [row('keyless', { dups: 2 }), row('fixed', {})];
     const data = report(rows, [
+      // Notable for a question only, which the sweep does not fail on: not the scenario to run again.
+      { id: 'keyless once 2', row: 'keyless', outcome: { ...clean, asks: 1 }, rerun: 'npx crash-sweep --scenario 2' },
       { id: 'keyless once 1', row: 'keyless', outcome: { ...clean, dups: 2 }, rerun: 'npx crash-sweep --scenario 1' },
       { id: 'fixed once 1', row: 'fixed', outcome: clean },
     ]);
     const verdict = judgeSweep(rows, null, DEFAULT_FAIL_ON);
-    expect(githubAnnotations(data, verdict)).toEqual([
+    expect(githubAnnotations(data, verdict, DEFAULT_FAIL_ON)).toEqual([
       '::error title=crash sweep%3A the keyless row::dups 2%0Aagain: npx crash-sweep --scenario 1',
       '::notice title=crash sweep::damage in 1 row(s): 2 scenarios of 2 row(s)',
     ]);
     const erred = judgeSweep([row('x', { errors: 1 })], null, DEFAULT_FAIL_ON);
-    expect(githubAnnotations(report([row('x', { errors: 1 })], []), erred)[0]).toBe(
+    expect(githubAnnotations(report([row('x', { errors: 1 })], []), erred, DEFAULT_FAIL_ON)[0]).toBe(
       '::error title=crash sweep could not judge::1 scenario(s) erred (x 1): the table does not count them',
     );
   });

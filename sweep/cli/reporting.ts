@@ -1,6 +1,6 @@
 // What the sweep and `merge` share at their end: the reporters and `--fail-on` from the command line, and the verdict.
 import { commaList } from '../../common/cli';
-import type { ControlVerdict, DamageColumn } from '../judge/controls';
+import { DAMAGE_COLUMNS, type ControlVerdict, type DamageColumn } from '../judge/controls';
 import { DEFAULT_FAIL_ON, EXIT_STATUS, judgeSweep, parseFailOn, type Verdict } from '../judge/verdict';
 import type { JsonReport } from '../report/json';
 import { REPORTERS, reportersNamed, type Reporter } from '../report/reporter';
@@ -21,7 +21,7 @@ export const REPORTING_HELP = `  --reporter NAME[=FILE],...  how the sweep repor
                        stdout); json and junit write stdout without a FILE, html needs one
   --json/--html FILE   every scenario, as data or as a page (the json and html reporters, beside the table)
   --fail-on COLUMNS    the columns that fail the sweep when a row that is not a control shows any:
-                       a comma list of dups, diverged, missing, orphans, asks, stuck, other-ends; damage
+                       a comma list of ${DAMAGE_COLUMNS.map(([column]) => column).join(', ')}; damage
                        for all; none (default with --config: ${DEFAULT_FAIL_ON.join(',')}; without: none,
                        since this repository's own table shows what naive designs do, on purpose)
 Exit status: ${EXIT_STATUS.passed} passed; ${EXIT_STATUS.damage} damage found (--fail-on); ${EXIT_STATUS.badInput} a bad command line or config; ${EXIT_STATUS.harness} the sweep could not

@@ -1,5 +1,6 @@
 // A sweep's verdict, and the exit status that says it: it passed, it found damage, or it could not judge.
-import type { Row } from './counting';
+import type { Outcome, Row } from './counting';
+import type { Stuck } from './stuck';
 import { DAMAGE_COLUMNS, damageOf, type ControlVerdict, type DamageColumn } from './controls';
 
 /**
@@ -79,4 +80,22 @@ export function formatVerdict(verdict: Verdict, failOn: readonly DamageColumn[])
     ...verdict.harness.map((line) => `the sweep could not judge: ${line}`),
     ...verdict.damaged.map((r) => `damage: ${r.name} (${r.label}): ${r.damage.join(', ')}`),
   ];
+}
+
+/** What a scenario's damage is read from: its counts, whether it got stuck, and how it ended (a report's scenario). */
+export interface ScenarioCounts {
+  outcome: Outcome | null;
+  stuck: (Stuck & { text: string }) | null;
+  end: string | null;
+  otherEnd: { expected: string } | null;
+}
+
+/** A scenario's damage in the `failOn` columns, from its own counts: `dups 1`, `stuck: ...`. */
+export function scenarioDamage(s: ScenarioCounts, failOn: readonly DamageColumn[]): string[] {
+  return DAMAGE_COLUMNS.filter(([column]) => failOn.includes(column)).flatMap(([column, field, word]) => {
+    if (column === 'stuck') return s.stuck ? [`stuck: ${s.stuck.text}`] : [];
+    if (column === 'other-ends') return s.otherEnd ? [`ended ${s.end}, its clean run ${s.otherEnd.expected}`] : [];
+    const n = Number((s.outcome as Record<string, unknown> | null)?.[field] ?? 0);
+    return n > 0 ? [`${word} ${n}`] : [];
+  });
 }

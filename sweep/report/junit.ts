@@ -1,17 +1,7 @@
 // The sweep as JUnit XML (`--reporter junit`), which CI servers read: one test case per scenario.
-import { DAMAGE_COLUMNS, type DamageColumn } from '../judge/controls';
-import type { Verdict } from '../judge/verdict';
-import type { JsonReport, JsonScenario } from './json';
-
-/** A scenario's damage in the `failOn` columns, from its own counts: `dups 1`, `stuck: ...`. */
-function scenarioDamage(s: JsonScenario, failOn: readonly DamageColumn[]): string[] {
-  return DAMAGE_COLUMNS.filter(([column]) => failOn.includes(column)).flatMap(([column, field, word]) => {
-    if (column === 'stuck') return s.stuck ? [`stuck: ${s.stuck.text}`] : [];
-    if (column === 'other-ends') return s.otherEnd ? [`ended ${s.end}, its clean run ${s.otherEnd.expected}`] : [];
-    const n = Number((s.outcome as Record<string, unknown> | null)?.[field] ?? 0);
-    return n > 0 ? [`${word} ${n}`] : [];
-  });
-}
+import type { DamageColumn } from '../judge/controls';
+import { scenarioDamage, type Verdict } from '../judge/verdict';
+import type { JsonReport } from './json';
 
 /** Text escaped for XML, with the characters XML 1.0 cannot hold dropped. */
 function xml(text: string): string {

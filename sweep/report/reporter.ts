@@ -38,7 +38,9 @@ export const REPORTERS = {
     onEnd: ({ report, verdict, failOn }) => write(file, junitXml(report, verdict, failOn), 'JUnit XML'),
   }),
   /** GitHub Actions annotations, a line per finding, on stdout. */
-  github: () => ({ onEnd: ({ report, verdict }) => console.log(githubAnnotations(report, verdict).join('\n')) }),
+  github: () => ({
+    onEnd: ({ report, verdict, failOn }) => console.log(githubAnnotations(report, verdict, failOn).join('\n')),
+  }),
 } satisfies Record<string, (file: string | undefined) => Reporter>;
 
 export type ReporterName = keyof typeof REPORTERS;

@@ -128,7 +128,7 @@ describe('GitHub annotations', () => {
     const verdict = judgeSweep(rows, null, DEFAULT_FAIL_ON);
     expect(githubAnnotations(data, verdict, DEFAULT_FAIL_ON)).toEqual([
       '::error title=crash sweep%3A the keyless row::dups 2%0Aagain: npx crash-sweep --scenario 1',
-      '::notice title=crash sweep::damage in 1 row(s): 2 scenarios of 2 row(s)',
+      '::notice title=crash sweep::damage in 1 row(s): 3 scenarios of 2 row(s)',
     ]);
     const erred = judgeSweep([row('x', { errors: 1 })], null, DEFAULT_FAIL_ON);
     expect(githubAnnotations(report([row('x', { errors: 1 })], []), erred, DEFAULT_FAIL_ON)[0]).toBe(

@@ -86,7 +86,7 @@ const workflowRules = (up, extra) => ({
         {
           group: [
             `${up}tracker/*`,
-            // What a model sees of the tracker's tools: pure data, no import.
+            // What a model sees of the tracker's tools (the sweep's designs send them): pure data, no import.
             `!${up}tracker/tool-specs`,
             `${up}mcp/*`,
             `${up}model/*`,
@@ -129,7 +129,13 @@ export default tseslint.config(
     files: ['**/*.js'],
     languageOptions: {
       sourceType: 'commonjs',
-      globals: { module: 'readonly', require: 'readonly', process: 'readonly', __dirname: 'readonly' },
+      globals: {
+        module: 'readonly',
+        require: 'readonly',
+        process: 'readonly',
+        __dirname: 'readonly',
+        console: 'readonly',
+      },
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
@@ -218,21 +224,39 @@ export default tseslint.config(
     ),
   },
   {
-    files: [
-      'activities/**/*.ts',
-      'workers/**/*.ts',
-      'tracker/**/*.ts',
-      'model/**/*.ts',
-      'mcp/**/*.ts',
-      'clients/**/*.ts',
-      'codec/**/*.ts',
-      'store/**/*.ts',
-      'common/**/*.ts',
-    ],
+    // The library (what the package's entry points are made of) knows no demo, as the sweep's command does.
+    files: ['lib/**/*.ts', 'activities/**/*.ts', 'workers/**/*.ts', 'store/**/*.ts', 'common/**/*.ts'],
+    rules: importRule(
+      [
+        '(^|/)sweep(/(?!plugin(/|$))|$)',
+        'app code imports only the crash-sweep plugin (sweep/plugin): the sweep runs the app, never the other way round',
+      ],
+      [
+        '^(\\.\\./)+(tracker|model|mcp|examples)(/|$)|(^|/)clients/dev-env$',
+        "the library knows no demo: the tracker, the model server, the MCP server, the examples and npm run dev's settings are this repository's",
+      ],
+    ),
+  },
+  {
+    files: ['tracker/**/*.ts', 'model/**/*.ts', 'mcp/**/*.ts', 'clients/**/*.ts', 'codec/**/*.ts'],
     rules: importRule([
       '(^|/)sweep(/(?!plugin(/|$))|$)',
       'app code imports only the crash-sweep plugin (sweep/plugin): the sweep runs the app, never the other way round',
     ]),
+  },
+  {
+    // The clients' code the package's /client entry point is made of: library, as lib/ is.
+    files: ['clients/connect.ts', 'clients/agent-client.ts'],
+    rules: importRule(
+      [
+        '(^|/)sweep(/(?!plugin(/|$))|$)',
+        'app code imports only the crash-sweep plugin (sweep/plugin): the sweep runs the app, never the other way round',
+      ],
+      [
+        '^(\\.\\./)+(tracker|model|mcp|examples)(/|$)|(^|/)dev-env$',
+        "the library knows no demo: the tracker, the model server, the MCP server, the examples and npm run dev's settings are this repository's",
+      ],
+    ),
   },
   {
     files: ['examples/**/*.ts'],

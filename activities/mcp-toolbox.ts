@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ApplicationFailure } from '@temporalio/activity';
-import { isStdio, type McpConfig } from '../mcp/config';
+import { isStdio, type McpConfig } from './mcp-config';
 import {
   KEY_META,
   OUTCOME_META,
@@ -13,10 +13,10 @@ import {
   TOOL_META,
   type LookupResult,
   type ToolIdempotency,
-} from '../mcp/conventions';
+} from './mcp-conventions';
 import type { ToolSpec } from '../workflows/tools';
 import { refused, ReceiverUnavailableError } from './errors';
-import type { LookupAnswer, ToolOutput } from '../tracker/tools';
+import type { LookupAnswer, ToolReply } from './receiver-answers';
 
 /**
  * What the ladder needs to know about an MCP tool, from the server's annotations: `readOnlyHint` and
@@ -159,7 +159,7 @@ export class McpToolbox {
     tool: string,
     args: Record<string, unknown>,
     options: McpCallOptions,
-  ): Promise<ToolOutput> {
+  ): Promise<ToolReply> {
     const result = await this.withClient(server, options, (client) =>
       client.callTool({ name: tool, arguments: args, _meta: { [KEY_META]: options.key } }, undefined, {
         timeout: options.timeoutMs,

@@ -1,7 +1,7 @@
 // `npm run approve`: a person's decision on a call that waits for approval, sent by signal.
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { approveCall, denyCall } from './agent-client';
-import { withClient } from './connect';
+import { withDevClient } from './dev-env';
 
 const USAGE = 'npm run approve -- WORKFLOW_ID CALL_ID [--deny --reason TEXT] [--by NAME] [--digest sha256:...]';
 
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   if (positionals.length !== 2) throw new UsageError('give a workflow id and a call id', USAGE);
   if (values.reason && !values.deny) throw new UsageError('--reason goes with --deny', USAGE);
   const [workflowId, callId] = positionals;
-  await withClient(async ({ client }) => {
+  await withDevClient(async ({ client }) => {
     const decide = values.deny ? denyCall : approveCall;
     const item = await decide(client, workflowId, callId, {
       by: values.by!,

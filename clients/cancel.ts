@@ -1,6 +1,6 @@
 // `npm run cancel`: a person asks a run to cancel; its workflow's own clean-up runs, if it has any.
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
-import { withClient } from './connect';
+import { withDevClient } from './dev-env';
 import { cancelRun } from '../common/operations';
 
 const USAGE = 'npm run cancel -- WORKFLOW_ID';
@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   const { positionals } = parseCommandLine(process.argv.slice(2), {}, USAGE, true);
   if (positionals.length !== 1) throw new UsageError('give one workflow id', USAGE);
   const [workflowId] = positionals;
-  await withClient(async ({ client }) => {
+  await withDevClient(async ({ client }) => {
     const { runId } = await cancelRun(client, workflowId);
     console.log(`asked ${workflowId} (run ${runId}) to cancel: npm run status shows how it ended`);
   });

@@ -2,7 +2,6 @@
 import { Client, Connection, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { configFromEnv } from '../common/config';
 import { LARGE_MESSAGES } from '../common/grpc-limits';
-import { clientPayloadDir } from './dev-env';
 import { dataConverterFromEnv } from '../common/payload-codec';
 import type { agentWorkflow } from '../workflows/agent';
 import { WAITING_MEMO } from '../workflows/signals';
@@ -27,8 +26,16 @@ export class UnknownWorkflowError extends Error {
   }
 }
 
+/** How a client connects beyond the environment's address and namespace. */
+export interface ConnectOptions {
+  /** The payload store the workers keep large payloads in (default `AGENT_PAYLOAD_DIR`, else none). */
+  payloadDir?: string;
+}
+
 /** Connects a client, failing fast with one clear line when the server is not there. */
-export async function connectClient(): Promise<{ client: Client; connection: Connection; taskQueue: string }> {
+export async function connectClient(
+  options: ConnectOptions = {},
+): Promise<{ client: Client; connection: Connection; taskQueue: string }> {
   const config = configFromEnv();
   let connection: Connection;
   try {
@@ -41,8 +48,8 @@ export async function connectClient(): Promise<{ client: Client; connection: Con
     throw new ServerUnreachableError(config.temporalAddress, err as Error);
   }
   // With TEMPORAL_PAYLOAD_KEY set, what the client sends is sealed and what it reads is opened; with a
-  // payload store (AGENT_PAYLOAD_DIR, or npm run dev's), what the workers stored outside history is read back.
-  const env = { ...process.env, AGENT_PAYLOAD_DIR: clientPayloadDir() };
+  // payload store, what the workers stored outside history is read back.
+  const env = { ...process.env, AGENT_PAYLOAD_DIR: options.payloadDir ?? process.env.AGENT_PAYLOAD_DIR };
   const client = new Client({ connection, namespace: config.namespace, dataConverter: dataConverterFromEnv(env) });
   return { client, connection, taskQueue: config.taskQueue };
 }
@@ -72,8 +79,11 @@ export async function waitingRun(
 }
 
 /** Runs a client command with a connection that is always closed. */
-export async function withClient<T>(fn: (c: { client: Client; taskQueue: string }) => Promise<T>): Promise<T> {
-  const { client, connection, taskQueue } = await connectClient();
+export async function withClient<T>(
+  fn: (c: { client: Client; taskQueue: string }) => Promise<T>,
+  options: ConnectOptions = {},
+): Promise<T> {
+  const { client, connection, taskQueue } = await connectClient(options);
   try {
     return await fn({ client, taskQueue });
   } finally {

@@ -4,7 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { KEY_SECRET_ENV } from '../common/key';
+import type { Client } from '@temporalio/client';
 import { trackerTokensFromEnv } from '../tracker/config';
+import { withClient } from './connect';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -87,4 +89,9 @@ export function devWorkerEnv(
     TRACKER_URL: `http://127.0.0.1:${ports.tracker}`,
     OPENAI_BASE_URL: given.OPENAI_BASE_URL || `http://127.0.0.1:${ports.model}/v1`,
   };
+}
+
+/** This repository's client commands connect with `npm run dev`'s payload store when no other is named. */
+export function withDevClient<T>(fn: (c: { client: Client; taskQueue: string }) => Promise<T>): Promise<T> {
+  return withClient(fn, { payloadDir: clientPayloadDir() });
 }

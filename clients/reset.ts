@@ -1,6 +1,6 @@
 // `npm run reset`: a person resets a run to an earlier workflow task, with the reason recorded.
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
-import { withClient } from './connect';
+import { withDevClient } from './dev-env';
 import { parseResetTarget, ResetTargetError, resetRun } from '../common/operations';
 
 const USAGE = 'npm run reset -- WORKFLOW_ID [--to last-task|first-task|EVENT_ID] [--reason TEXT]';
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     throw new UsageError((err as Error).message, USAGE);
   }
   const [workflowId] = positionals;
-  await withClient(async ({ client }) => {
+  await withDevClient(async ({ client }) => {
     try {
       const done = await resetRun(client, workflowId, { to, reason: values.reason! });
       console.log(

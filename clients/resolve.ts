@@ -1,7 +1,7 @@
 // `npm run resolve`: a person's answer to "did this call happen?", sent by signal.
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { answerQuestion } from './agent-client';
-import { withClient } from './connect';
+import { withDevClient } from './dev-env';
 
 const USAGE =
   'npm run resolve -- WORKFLOW_ID QUESTION_ID|CALL_ID --happened|--not-happened [--result JSON] [--by NAME]';
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     throw new UsageError('give exactly one of --happened, --not-happened', USAGE);
   if (values.result && !values.happened) throw new UsageError('--result goes with --happened', USAGE);
   const [workflowId, named] = positionals;
-  await withClient(async ({ client }) => {
+  await withDevClient(async ({ client }) => {
     // From the run's memo, not a query: a person can answer while no worker is alive.
     const question = await answerQuestion(client, workflowId, named, {
       happened: values.happened!,

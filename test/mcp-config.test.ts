@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { specFromMcpTool } from '../activities/mcp-toolbox';
-import { loadMcpConfig, McpConfigError, parseMcpConfig } from '../mcp/config';
+import { loadMcpConfig, McpConfigError, parseMcpConfig } from '../activities/mcp-config';
 
 describe('MCP configuration in the shape other MCP clients use', () => {
   test('stdio and HTTP servers are read; a relative cwd is resolved against the file, `type` is accepted', () => {

@@ -122,3 +122,31 @@ test('plain Node, with no tsx, loads every entry point from its compiled JavaScr
   expect(path.relative(ROOT, main)).toBe(path.join('dist', 'sweep', 'index.js'));
   expect(path.relative(ROOT, plugin)).toBe(path.join('dist', 'sweep', 'plugin', 'index.js'));
 }, 60_000);
+
+/** This repository's demo: the tracker, the model server, the MCP server, the examples, the sweep's own table. */
+const DEMO = ['tracker', 'model', 'mcp', 'examples', 'sweep/agent'];
+
+test('npm pack holds the compiled entry points, the processes they start and the bin, and none of the demo; npm publish takes it', async () => {
+  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'], {
+    cwd: ROOT,
+  });
+  const files = (JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0].files.map((f) => f.path);
+  // Only the compiled code, the bin scripts and what npm always takes.
+  expect(files.filter((f) => !/^(dist|bin)\//.test(f) && f !== 'package.json' && f !== 'README.md')).toEqual([]);
+  expect(files.filter((f) => DEMO.some((d) => f.startsWith(`dist/${d}/`)))).toEqual([]);
+  // Every file the build starts from is there compiled: the entry points and the child processes' mains.
+  const build = JSON.parse(readFileSync(path.join(ROOT, 'tsconfig.build.json'), 'utf8')) as { include: string[] };
+  const roots = build.include.filter((p) => !p.includes('*')).map((p) => `dist/${p.replace(/\.ts$/, '.js')}`);
+  expect(roots.filter((f) => !files.includes(f))).toEqual([]);
+  const targets = Object.values(pkg.exports).flatMap((t) => (typeof t === 'string' ? [t] : Object.values(t as object)));
+  const bins = Object.values((pkg as unknown as { bin: Record<string, string> }).bin);
+  expect([...targets, ...bins].map((t) => String(t).replace(/^\.\//, '')).filter((t) => !files.includes(t))).toEqual(
+    [],
+  );
+  // Publishable: no warning of npm's but the one about not being logged in, which a dry run always gives.
+  const published = await run('npm', ['publish', '--dry-run', '--ignore-scripts'], { cwd: ROOT });
+  const warnings = `${published.stdout}\n${published.stderr}`
+    .split('\n')
+    .filter((line) => /\bwarn\b/i.test(line) && !/requires you to be logged in/.test(line));
+  expect(warnings).toEqual([]);
+}, 60_000);

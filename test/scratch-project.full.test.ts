@@ -94,7 +94,7 @@ function scratch(file: string, env: NodeJS.ProcessEnv) {
 }
 
 beforeAll(async () => {
-  // The package as npm would publish it: `npm pack` builds dist/ (prepare) and leaves out what .npmignore says.
+  // The package as npm would publish it: `npm pack` builds dist/ (prepare) and takes what package.json's `files` names.
   await run('npm', ['pack', '--pack-destination', dir, '--loglevel=error'], { cwd: ROOT });
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
   cpSync(path.join(ROOT, 'test', 'fixtures', 'scratch-agent'), dir, { recursive: true });
@@ -117,6 +117,14 @@ beforeAll(async () => {
     env: { ...process.env, ...binaries },
   });
 }, 600_000);
+
+test("the installed package holds none of this repository's demo: no tracker, model server, MCP server or example", () => {
+  const installed = path.join(dir, 'node_modules', 'crash-safe-agent');
+  const files = (readdirSync(installed, { recursive: true }) as string[]).map((f) => f.split(path.sep).join('/'));
+  const demo = files.filter((f) => /(^|\/)(tracker|model|mcp|examples)\//.test(f) || f.startsWith('dist/sweep/agent/'));
+  expect(demo).toEqual([]);
+  expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+});
 
 test('the installed package has one copy of the Temporal SDK: the project’s own', () => {
   expect(readdirSync(path.join(dir, 'node_modules', 'crash-safe-agent'))).not.toContain('node_modules');

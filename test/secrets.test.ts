@@ -2,7 +2,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
 import { redactingActivities } from '../activities/redaction';
-import { parseMcpConfig } from '../mcp/config';
+import { parseMcpConfig } from '../activities/mcp-config';
 import { redactDeep, redactError, redactSecrets, registerSecrets, REDACTED } from '../common/secrets';
 
 registerSecrets('s3cret-value-1', 'short', 'abc', undefined);

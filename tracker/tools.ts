@@ -3,6 +3,7 @@ import { canonicalJson } from '../common/canonical-json';
 import { ReceiverRefusedError } from '../common/receiver-errors';
 import { cutJson, trackerRequest, type RequestOptions } from './client';
 import type { KeyedRequest } from './errors';
+import type { LookupAnswer, ToolReply } from '../activities/receiver-answers';
 
 /** What a tool call needs to reach the tracker. */
 export interface ToolCallContext {
@@ -15,13 +16,6 @@ export interface ToolCallContext {
   sendKey: boolean;
   onReply?: () => Promise<void>;
   signal?: AbortSignal;
-}
-
-/** A tool's answer: the JSON text the model gets, whether the tracker replayed it, and how long it keeps keys. */
-export interface ToolOutput {
-  output: string;
-  replayed: boolean;
-  retentionMs?: number;
 }
 
 /**
@@ -93,7 +87,7 @@ export async function callTrackerTool(
   tool: string,
   args: Record<string, unknown>,
   ctx: ToolCallContext,
-): Promise<ToolOutput> {
+): Promise<ToolReply> {
   const repo = encodeURIComponent(ctx.repo);
   const opts: RequestOptions = { signal: ctx.signal, key: ctx.sendKey ? ctx.key : undefined, token: ctx.trackerToken };
   switch (tool) {
@@ -122,19 +116,6 @@ export async function callTrackerTool(
     default:
       throw new ReceiverRefusedError(`unknown tool ${tool}`, 'UnknownTool');
   }
-}
-
-/** The receiver's answer to "did this call happen?". */
-export interface LookupAnswer {
-  happened: boolean;
-  output?: string;
-  /**
-   * Not found yet, but a request may still commit this long after it arrived (the receiver said so):
-   * "did not happen" is final only that long after the call's last attempt ended.
-   */
-  commitDeadlineMs?: number;
-  /** With `happened: false`: a record under the call's key or trace that is not this call's, as a person should see it. */
-  mismatch?: string;
 }
 
 /**

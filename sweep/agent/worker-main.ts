@@ -4,7 +4,7 @@ import { McpToolbox } from '../../activities/mcp-toolbox';
 import { runMain } from '../../common/cli';
 import { configFromEnv } from '../../common/config';
 import { dataConverterFromEnv } from '../../common/payload-codec';
-import { loadMcpConfig } from '../../mcp/config';
+import { loadMcpConfig } from '../../activities/mcp-config';
 import { trackerFromEnv } from '../../tracker/config';
 import { triageTools } from '../../examples/triage/tools';
 import { openAiModel } from '../../activities/model';

@@ -151,12 +151,12 @@ async function listen(app: FastifyInstance): Promise<string> {
 /**
  * Compiles the crash worker (`worker-main.ts` and our modules it imports; packages stay external)
  * into one JavaScript file. A generation then starts in about half the CPU time it takes through tsx,
- * which compiles every TypeScript file again in each new process. The file sits in `dist/`, one level
- * below the root like the sources, so their relative `require.resolve` calls and package imports
- * resolve as they do from the sources.
+ * which compiles every TypeScript file again in each new process. The file sits in `.sweep/` (no part of
+ * the package), one level below the root like the sources, so their relative `require.resolve` calls
+ * and package imports resolve as they do from the sources.
  */
 async function buildWorkerScript(): Promise<string> {
-  const outfile = path.join(ROOT, 'dist', `sweep-worker-${process.pid}-${Date.now()}.js`);
+  const outfile = path.join(ROOT, '.sweep', `worker-${process.pid}-${Date.now()}.js`);
   await build({
     entryPoints: [path.join(ROOT, 'sweep', 'agent', 'worker-main.ts')],
     outfile,

@@ -20,7 +20,9 @@ import { describeStuck } from '../judge/stuck';
 import { formatControls } from '../judge/controls';
 import { FAULTS, faultNamed } from '../faults';
 
-const USAGE = `npm run sweep -- (or: npx crash-sweep) [--config FILE] [--list] [--variant NAME,...] [--scenario N|N.M] [--full] ${REPORTING_USAGE} [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N|auto] [--reruns N] [--shard K/N]`;
+/** The command line: this repository's `npm run sweep --` (given a table), else the published `npx crash-sweep`. */
+const usageOf = (table: SweepTable | undefined) =>
+  `${table ? 'npm run sweep --' : 'npx crash-sweep'} [--config FILE] [--list] [--variant NAME,...] [--scenario N|N.M] [--full] ${REPORTING_USAGE} [--keep-server] [--address HOST:PORT] [--namespace NS] [--batch N] [--lanes N|auto] [--reruns N] [--shard K/N]`;
 
 const help = (
   table: SweepTable | undefined,
@@ -67,6 +69,7 @@ function isNameable(name: string): boolean {
  * no kill caused, a control showed no damage, or the harness failed).
  */
 export async function crashSweep(argv: readonly string[], table?: SweepTable): Promise<void> {
+  const USAGE = usageOf(table);
   if (argv[0] === 'merge') return mergeCommand(argv.slice(1));
   const { values } = parseCommandLine(
     [...argv],
@@ -265,7 +268,7 @@ export function findConfig(dir: string): string {
   if (found) return found;
   throw new UsageError(
     `no --config, and no ${CONFIG_NAMES[0]} in ${dir}: write one (defineSweep from 'crash-safe-agent': its workflows, activities, how to start a run and how to count what it did; docs/config.md), or name it with --config FILE`,
-    USAGE,
+    usageOf(undefined),
   );
 }
 

@@ -52,6 +52,11 @@ describe('docker-compose.yml, checked statically', () => {
     const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/^FROM node:20/m);
     expect(dockerfile).toMatch(/npm ci/);
+    // npm ci runs the package's scripts (its postinstall's bin file, its prepare's build): every file
+    // they read is in the image before it.
+    const copyAll = dockerfile.search(/^COPY \. \.$/m);
+    expect(copyAll).toBeGreaterThan(-1);
+    expect(copyAll).toBeLessThan(dockerfile.search(/^RUN npm ci/m));
   });
 
   test('every dependency names a service, and conditions on health only where a healthcheck exists', () => {

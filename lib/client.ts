@@ -34,6 +34,4 @@ export {
 export { configFromEnv, DEFAULT_TASK_QUEUE, type AgentConfig } from '../common/config';
 export { dataConverterFromEnv, PayloadKeyError } from '../common/payload-codec';
 export { parseDuration } from '../common/duration';
-export { approveSignal, resolveSignal, pendingQuery } from '../workflows/signals';
 export { SIGNAL_FIELD_CAPS } from '../workflows/signal-input';
-export type { AgentInput, AgentResult, OpenItem, WaitingState, PendingState } from '../workflows/types';

@@ -6,8 +6,6 @@
  * - `openAiModel` and `ModelProvider`: the model behind the loop;
  * - `McpToolbox`, `loadMcpConfig`: MCP servers as tools;
  * - `ensureSearchAttributes`: the search attributes a run sets while it waits for a person;
- * - `configFromEnv`, `dataConverterFromEnv`: where Temporal, the model and MCP servers are, and the
- *   payload codec when `TEMPORAL_PAYLOAD_KEY` is set, from the environment `npm run dev` sets;
  * - `redactSecrets`: a log line with the worker's secrets taken out.
  * - `AGENT_POINTS`: the crash sweep's points of the loop, for `crashSweepPlugin` when a sweep runs the worker.
  */
@@ -29,7 +27,6 @@ export {
   type DefinedTool,
   type ToolContext,
   type ToolDefinition,
-  type ToolEffect,
   type ToolLookupAnswer,
   type ToolLookupQuery,
 } from '../activities/define-tool';
@@ -37,8 +34,5 @@ export { openAiModel, type ModelProvider, type OpenAiModelOptions } from '../act
 export { refused } from '../activities/errors';
 export { McpToolbox, type McpToolboxOptions } from '../activities/mcp-toolbox';
 export { loadMcpConfig, type McpConfig } from '../activities/mcp-config';
-export type { ModelRequest, ModelReply, ChatMessage, ToolCall } from '../workflows/types';
-export { configFromEnv, DEFAULT_TASK_QUEUE, type AgentConfig } from '../common/config';
-export { dataConverterFromEnv, PayloadKeyError } from '../common/payload-codec';
 export { keySecretFromEnv, KEY_SECRET_ENV } from '../common/key';
 export { redactSecrets } from '../common/secrets';

@@ -3,7 +3,9 @@
  *
  * - `agentWorkflow`, its input and result, and the signals and query it answers;
  * - `keyedActivities`: keys and the resolution ladder for any workflow's activities;
- * - `callKey`, `callDigest`: the key of a call and the digest an approval binds to.
+ * - `callKey`, `callDigest`: the key of a call and the digest an approval binds to;
+ * - the types of the loop (its input, result, waits, model requests and replies, tool effects), which
+ *   worker and client code import from here too (`import type`: nothing of workflow code is loaded).
  */
 export { agentWorkflow } from '../workflows/agent';
 export { approveSignal, resolveSignal, pendingQuery, WAITING_MEMO } from '../workflows/signals';

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import { ROOT } from './helpers/processes';
 
 const run = promisify(execFile);
@@ -21,10 +22,10 @@ const USER_CODE = `
 import { defineSweep, runSweep, type SweepConfig } from 'crash-safe-agent';
 import { formatTable } from 'crash-safe-agent/sweep';
 import { crashSweepPlugin, crashPoint } from 'crash-safe-agent/plugin';
-import { agentWorkflow, keyedActivities, type AgentInput } from 'crash-safe-agent/workflow';
-import { configFromEnv, createAgentWorker, defineTool } from 'crash-safe-agent/worker';
-import { callKey } from 'crash-safe-agent/activity';
-import { startAgentRun, withClient } from 'crash-safe-agent/client';
+import { agentWorkflow, callKey, keyedActivities, type AgentInput } from 'crash-safe-agent/workflow';
+import { createAgentWorker, defineTool } from 'crash-safe-agent/worker';
+import { activityKey } from 'crash-safe-agent/activity';
+import { configFromEnv, startAgentRun, withClient } from 'crash-safe-agent/client';
 import { aiSdkModel } from 'crash-safe-agent/ai-sdk';
 import { externalStorage, LocalStorageDriver } from 'crash-safe-agent/store';
 
@@ -48,7 +49,7 @@ const greet = defineTool({
 // @ts-expect-error runId is a string
 const wrong: AgentInput = { runId: 1, task: 'x' };
 export const used = [config, input, greet, wrong, runSweep, formatTable, crashSweepPlugin, crashPoint,
-  agentWorkflow, keyedActivities, createAgentWorker, callKey('r1', 'c1'), startAgentRun, aiSdkModel,
+  agentWorkflow, keyedActivities, createAgentWorker, callKey('r1', 'c1'), activityKey, startAgentRun, aiSdkModel,
   configFromEnv().taskQueue, withClient, externalStorage(new LocalStorageDriver({ dir: 'payloads' }))];
 `;
 
@@ -150,3 +151,24 @@ test('npm pack holds the compiled entry points, the processes they start and the
     .filter((line) => /\bwarn\b/i.test(line) && !/requires you to be logged in/.test(line));
   expect(warnings).toEqual([]);
 }, 60_000);
+
+test('no name is exported by two entry points: each idea has one home', () => {
+  const entryFiles = Object.entries(pkg.exports)
+    .filter(([e]) => e !== './package.json')
+    .map(([e, t]) => [e, path.join(ROOT, (t as { types: string }).types)] as const);
+  // `.` and `./sweep` are one file under two names.
+  const files = [...new Map(entryFiles.map(([e, f]) => [f, e])).entries()];
+  const program = ts.createProgram(
+    files.map(([f]) => f),
+    { noEmit: true },
+  );
+  const checker = program.getTypeChecker();
+  const homes = new Map<string, string[]>();
+  for (const [file, entry] of files) {
+    const source = program.getSourceFile(file)!;
+    for (const symbol of checker.getExportsOfModule(checker.getSymbolAtLocation(source)!))
+      homes.set(symbol.name, [...(homes.get(symbol.name) ?? []), entry]);
+  }
+  expect(homes.size).toBeGreaterThan(50);
+  expect([...homes].filter(([, entries]) => entries.length > 1)).toEqual([]);
+});

@@ -13,7 +13,8 @@ import { chainHistories, historySizes } from '../common/history-events';
 import { devServerExecutable } from '../common/temporal-cli';
 import { startAgentRun } from '../lib/client';
 import { externalStorage } from '../lib/store';
-import { createAgentWorker, defineTool, type ModelProvider, type ModelRequest } from '../lib/worker';
+import { createAgentWorker, defineTool, type ModelProvider } from '../lib/worker';
+import type { ModelRequest } from '../lib/workflow';
 import type { AgentResult } from '../lib/workflow';
 import { startS3Server, type S3Server } from './helpers/s3-server';
 

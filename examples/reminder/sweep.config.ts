@@ -1,7 +1,8 @@
 // The reminder example's sweep: a two-day timer, swept as written in about a second a run; the mail
 // service tells the runs apart by the header the plugin adds (`runHeader`), as the mail names only
 // the customer. `npm run sweep -- --config examples/reminder/sweep.config.ts`
-import { defineSweep, RUN_HEADER } from '../../sweep';
+import { defineSweep } from '../../sweep';
+import { RUN_HEADER } from '../../sweep/plugin';
 import { startStandIn } from '../stand-in';
 import { createActivities } from './activities';
 

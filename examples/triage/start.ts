@@ -2,7 +2,8 @@
 // A client of the package's own: `crash-safe-agent/client` and the triage tools' names.
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { parseDuration, startAgentRun, withClient, type AgentInput } from '../../lib/client';
+import { parseDuration, startAgentRun, withClient } from '../../lib/client';
+import type { AgentInput } from '../../lib/workflow';
 import { TRIAGE_INSTRUCTIONS, TRIAGE_TOOL_NAMES } from './tools';
 
 const USAGE =

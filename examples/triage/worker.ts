@@ -1,10 +1,9 @@
 // `npm run worker`: serves the triage agent's task queue until SIGINT or SIGTERM.
 // A worker of the package's own: `crash-safe-agent/worker` with the triage tools.
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { configFromEnv, dataConverterFromEnv } from '../../lib/client';
 import {
-  configFromEnv,
   createAgentWorker,
-  dataConverterFromEnv,
   ensureSearchAttributes,
   keySecretFromEnv,
   loadMcpConfig,

@@ -1,16 +1,8 @@
 // A person's operations, as pure logic over a history: where a reset goes back to, and what a reset run carried over.
 import { temporal } from '@temporalio/proto';
 import { defaultPayloadConverter } from '@temporalio/common';
-import {
-  describeReset,
-  describeRetry,
-  describeTaken,
-  parseResetTarget,
-  resetEventId,
-  resetsOf,
-  retryOf,
-  takenFromEarlier,
-} from '../common/operations';
+import { describeReset, describeRetry, parseResetTarget, resetEventId, resetsOf, retryOf } from '../common/operations';
+import { describeTaken, takenFromEarlier } from '../clients/taken-from-earlier';
 
 const { ContinueAsNewInitiator, EventType, WorkflowTaskFailedCause } = temporal.api.enums.v1;
 type Event = temporal.api.history.v1.IHistoryEvent;

@@ -13,6 +13,25 @@ function xml(text: string): string {
     .replace(/"/g, '&quot;');
 }
 
+/** One test case: passed, or failed or in error with a message, a type and a text. */
+interface TestCase {
+  classname: string;
+  name: string;
+  outcome?: { kind: 'failure' | 'error'; message: string; type: string; text: string };
+}
+
+/** A test suite of cases, with its counts read from the cases themselves. */
+function suiteXml(name: string, cases: readonly TestCase[]): string {
+  const count = (kind: 'failure' | 'error') => cases.filter((c) => c.outcome?.kind === kind).length;
+  const body = cases.map(({ classname, name: caseName, outcome }) => {
+    const open = `    <testcase classname="${xml(classname)}" name="${xml(caseName)}"`;
+    if (!outcome) return `${open}/>`;
+    const { kind, message, type, text } = outcome;
+    return `${open}>\n      <${kind} message="${xml(message)}" type="${type}">${xml(text)}</${kind}>\n    </testcase>`;
+  });
+  return `  <testsuite name="${xml(name)}" tests="${cases.length}" failures="${count('failure')}" errors="${count('error')}">\n${body.join('\n')}\n  </testsuite>`;
+}
+
 /**
  * The sweep's JUnit XML: a test suite per row, a test case per scenario (`ROW once 3`), failed when
  * the scenario shows damage in the `failOn` columns and its row is not a control, in error when it
@@ -21,54 +40,41 @@ function xml(text: string): string {
  */
 export function junitXml(report: JsonReport, verdict: Verdict, failOn: readonly DamageColumn[]): string {
   const controls = new Set(report.rows.filter((r) => r.control).map((r) => r.name));
-  const suites: string[] = [];
-  let tests = 0;
-  let failures = 0;
-  let errors = 0;
-  for (const row of report.rows) {
-    const cases = report.scenarios
+  const suites: Array<{ name: string; cases: TestCase[] }> = report.rows.map((row) => ({
+    name: row.label,
+    cases: report.scenarios
       .filter((s) => s.row === row.name)
-      .map((s) => {
+      .map((s): TestCase => {
         const again = s.rerun ? `\nagain: ${s.rerun}` : '';
         const damage = controls.has(row.name) ? [] : scenarioDamage(s, failOn);
-        const open = `    <testcase classname="crash-sweep.${xml(row.name)}" name="${xml(s.id)}"`;
+        const testCase = { classname: `crash-sweep.${row.name}`, name: s.id };
         if (s.error)
-          return `${open}>\n      <error message="${xml(s.error)}" type="erred">${xml(s.error + again)}</error>\n    </testcase>`;
+          return { ...testCase, outcome: { kind: 'error', message: s.error, type: 'erred', text: s.error + again } };
         if (damage.length > 0)
-          return `${open}>\n      <failure message="${xml(damage.join(', '))}" type="damage">${xml(damage.join('\n') + again)}</failure>\n    </testcase>`;
-        return `${open}/>`;
-      });
-    const rowFailures = cases.filter((c) => c.includes('<failure')).length;
-    const rowErrors = cases.filter((c) => c.includes('<error')).length;
-    tests += cases.length;
-    failures += rowFailures;
-    errors += rowErrors;
-    suites.push(
-      `  <testsuite name="${xml(row.label)}" tests="${cases.length}" failures="${rowFailures}" errors="${rowErrors}">\n${cases.join('\n')}\n  </testsuite>`,
-    );
-  }
-  const blind = new Set(verdict.harness);
+          return {
+            ...testCase,
+            outcome: { kind: 'failure', message: damage.join(', '), type: 'damage', text: damage.join('\n') + again },
+          };
+        return testCase;
+      }),
+  }));
+  const blind = verdict.harness;
   const controlCases = report.rows
     .filter((r) => r.control)
-    .map((r) => {
-      const failure = [...blind].find((line) => line.startsWith(`control ${r.name} `));
-      const open = `    <testcase classname="crash-sweep.controls" name="${xml(r.name)} shows damage"`;
+    .map((r): TestCase => {
+      const failure = blind.find((line) => line.startsWith(`control ${r.name} `));
+      const testCase = { classname: 'crash-sweep.controls', name: `${r.name} shows damage` };
       return failure
-        ? `${open}>\n      <failure message="${xml(failure)}" type="blind-control">${xml(failure)}</failure>\n    </testcase>`
-        : `${open}/>`;
+        ? { ...testCase, outcome: { kind: 'failure', message: failure, type: 'blind-control', text: failure } }
+        : testCase;
     });
-  if (controlCases.length > 0) {
-    const controlFailures = controlCases.filter((c) => c.includes('<failure')).length;
-    tests += controlCases.length;
-    failures += controlFailures;
-    suites.push(
-      `  <testsuite name="controls" tests="${controlCases.length}" failures="${controlFailures}" errors="0">\n${controlCases.join('\n')}\n  </testsuite>`,
-    );
-  }
+  if (controlCases.length > 0) suites.push({ name: 'controls', cases: controlCases });
+  const all = suites.flatMap((suite) => suite.cases);
+  const count = (kind: 'failure' | 'error') => all.filter((c) => c.outcome?.kind === kind).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="crash sweep" tests="${tests}" failures="${failures}" errors="${errors}" time="${report.seconds.toFixed(3)}">`,
-    ...suites,
+    `<testsuites name="crash sweep" tests="${all.length}" failures="${count('failure')}" errors="${count('error')}" time="${report.seconds.toFixed(3)}">`,
+    ...suites.map((suite) => suiteXml(suite.name, suite.cases)),
     '</testsuites>',
     '',
   ].join('\n');

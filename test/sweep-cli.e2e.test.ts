@@ -65,7 +65,7 @@ describe('npm run sweep: one scenario, an existing server, bad arguments', () =>
     [['--address', 'nowhere'], /bad --address nowhere: HOST:PORT/],
     [['--lanes', '0'], /bad --lanes 0/],
     [['--reporter', 'table,tap'], /unknown reporter "tap" \(reporters: table, json, html, junit, github/],
-    [['--fail-on', 'dupes'], /bad --fail-on "dupes": a comma list of dups, diverged/],
+    [['--fail-on', 'dupes'], /bad --fail-on "dupes": a comma list of dups, missing, orphans/],
   ])('%j is refused before anything starts, with exit code 2', async (args, message) => {
     const failure = await sweep(args as string[]).then(
       () => null,

@@ -48,7 +48,9 @@ describe('the verdict', () => {
     expect(parseFailOn(['none'])).toEqual([]);
     expect(parseFailOn(['damage'])).toContain('asks');
     expect(DEFAULT_FAIL_ON).not.toContain('asks');
-    expect(() => parseFailOn(['dupes'])).toThrow(/bad --fail-on "dupes": a comma list of dups, diverged, missing/);
+    expect(() => parseFailOn(['dupes'])).toThrow(
+      /bad --fail-on "dupes": a comma list of dups, missing, orphans, asks, diverged/,
+    );
     expect(() => parseFailOn([])).toThrow(/bad --fail-on/);
   });
 });

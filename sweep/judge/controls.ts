@@ -1,19 +1,8 @@
 // Controls: rows known to do damage, which must show some, or the sweep cannot see damage at all.
+import { DAMAGE_COLUMNS, type DamageColumn } from './columns';
 import type { Row } from './counting';
 
-/** A column that shows damage, as `--fail-on` names it. */
-export type DamageColumn = 'dups' | 'diverged' | 'missing' | 'orphans' | 'asks' | 'stuck' | 'other-ends';
-
-/** The columns that show damage: the name `--fail-on` takes, the row's field, and the word a damage line uses. */
-export const DAMAGE_COLUMNS: ReadonlyArray<readonly [DamageColumn, keyof Row & string, string]> = [
-  ['dups', 'dups', 'dups'],
-  ['diverged', 'diverged', 'diverged'],
-  ['missing', 'missing', 'missing'],
-  ['orphans', 'orphans', 'orphans'],
-  ['asks', 'asks', 'asks'],
-  ['stuck', 'stuck', 'stuck'],
-  ['other-ends', 'otherEnds', 'other ends'],
-];
+export { DAMAGE_COLUMNS, type DamageColumn } from './columns';
 
 /**
  * What a row shows of damage, by its columns (only those of `only`, if given): `dups 32`,

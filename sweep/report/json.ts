@@ -2,6 +2,7 @@
 import type { SweepReport } from '../engine/passes';
 import { summarizeErrors, type Rerun } from '../engine/reruns';
 import type { RanScenario } from '../engine/scenario';
+import { isNotable } from '../judge/columns';
 import { describeStuck } from '../judge/stuck';
 
 /** How a sweep was run, for the command that runs one of its scenarios again. */
@@ -30,17 +31,7 @@ const killIndexes = (s: RanScenario) => s.kills.map((k) => k.index ?? 0);
 export function jsonReport(report: SweepReport, rerun: RerunOptions = {}) {
   const scenarios = report.scenarios.map((s) => {
     const o = s.outcome;
-    const notable =
-      !!s.error ||
-      !!s.stuck ||
-      !!s.otherEnd ||
-      !o ||
-      o.dups > 0 ||
-      o.diverged > 0 ||
-      o.missing > 0 ||
-      o.orphans > 0 ||
-      o.halfDone > 0 ||
-      o.asks > 0;
+    const notable = isNotable(s);
     return {
       id: s.id,
       row: s.row.name,

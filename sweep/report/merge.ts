@@ -1,7 +1,7 @@
 // `crash-sweep merge`: the JSON reports of a sweep's shards (`--shard K/N`) joined into the one
 // report a single sweep would have written: its rows summed, its scenarios in the single sweep's order.
 import { z } from 'zod';
-import type { Row } from '../judge/counting';
+import { COLUMNS, type Column, type ColumnField } from '../judge/columns';
 import type { JsonReport } from './json';
 
 /** Thrown for reports that are not the whole of one sharded sweep: each message names what is wrong. */
@@ -18,20 +18,10 @@ const row = z.object({
   name: z.string(),
   label: z.string(),
   group: z.string(),
-  once: count,
-  twice: count,
-  withDups: count,
-  dups: count,
-  diverged: count.default(0),
-  missing: count,
-  orphans: count,
-  halfDone: count.default(0),
-  asks: count,
-  callsExtra: count,
-  approvalsExtra: count,
-  stuck: count.default(0),
-  otherEnds: count.default(0),
-  errors: count,
+  // A column shown only when a row has a count in it may be missing from a report written before it existed.
+  ...Object.fromEntries(
+    (COLUMNS as ReadonlyArray<Column<ColumnField>>).map((c) => [c.field, c.whenAny ? count.default(0) : count]),
+  ),
   control: z.literal(true).optional(),
 });
 /** What merging reads of a report, checked where the file comes in; the rest of each scenario passes through. */
@@ -54,23 +44,8 @@ const shardReport = z.object({
   reruns: z.array(z.object({ id: z.string(), attempt: count, error: z.string() })),
 });
 
-/** The counts of a row, which shards add up. */
-const SUMMED = [
-  'once',
-  'twice',
-  'withDups',
-  'dups',
-  'diverged',
-  'missing',
-  'orphans',
-  'halfDone',
-  'asks',
-  'callsExtra',
-  'approvalsExtra',
-  'stuck',
-  'otherEnds',
-  'errors',
-] as const satisfies ReadonlyArray<keyof Row>;
+/** The counts of a row, which shards add up: every column's. */
+const SUMMED: readonly ColumnField[] = COLUMNS.map((c) => c.field);
 
 /** Reads one shard's report (`--json` of a sweep run with `--shard K/N`), or says why it is not one. */
 export function parseShardReport(text: string, name: string): JsonReport {

@@ -1,31 +1,12 @@
 // The table for people: the rows of a sweep in the design document's columns.
+import { COLUMNS, type Column, type ColumnField } from '../judge/columns';
 import type { Row } from '../judge/counting';
 
-/** The table's columns: the row field and its title. */
-export const COLUMNS: Array<[keyof Row, string]> = [
-  ['once', 'once'],
-  ['twice', 'twice'],
-  ['withDups', 'with dups'],
-  ['dups', 'dups'],
-  ['missing', 'missing'],
-  ['orphans', 'orphans'],
-  ['asks', 'asks'],
-  ['callsExtra', 'calls+'],
-  ['approvalsExtra', 'appr+'],
-];
-
-/** Columns shown only when a row has a count in them. */
-const WHEN_ANY: Array<[keyof Row, string]> = [
-  ['diverged', 'diverged'],
-  ['halfDone', 'half done'],
-  ['stuck', 'stuck'],
-  ['otherEnds', 'other end'],
-  ['errors', 'errors'],
-];
-
-/** The columns of a table of these rows: {@link COLUMNS}, then `diverged`, `half done`, `stuck`, `other end` and `errors` when a row has any. */
-export function tableColumns(rows: readonly Row[]): Array<[keyof Row, string]> {
-  return [...COLUMNS, ...WHEN_ANY.filter(([key]) => rows.some((r) => Number(r[key] ?? 0) > 0))];
+/** The columns of a table of these rows: every column, but one shown `whenAny` only when a row has a count in it. */
+export function tableColumns(rows: readonly Row[]): Array<[ColumnField, string]> {
+  return (COLUMNS as ReadonlyArray<Column<ColumnField>>)
+    .filter((c) => !c.whenAny || rows.some((r) => Number(r[c.field] ?? 0) > 0))
+    .map((c) => [c.field, c.title]);
 }
 
 /**

@@ -121,7 +121,7 @@ const workflowRules = (up, extra) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.tools/', '.dev/', 'coverage/'] },
+  { ignores: ['node_modules/', 'dist/', '.sweep/', '.tools/', '.dev/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -5,6 +5,7 @@
  * - `defineSweep` and its types: a `crash-sweep.config.ts` for `npx crash-sweep --config FILE`;
  * - `runSweep` and `configSuite`: the engine, to run a sweep from code (`shard` for one share of it);
  * - `jsonReport` and `mergeShards`: a sweep's report as data, and the shards' reports joined into one;
+ * - `Reporter`: the hooks a reporter of your own implements (`--reporter ./my-reporter.ts`);
  * - `ReceiverHost` and `ReceiverKills`: a receiver process a suite kills mid-request and restarts on its port.
  */
 export { defineSweep } from './config/define-sweep';
@@ -19,3 +20,5 @@ export type { Shard } from './engine/planning';
 export { jsonReport, type JsonReport } from './report/json';
 export { mergeShards, parseShardReport, MergeError } from './report/merge';
 export { ReceiverHost, ReceiverKills, type ReceiverLaunch, type ReceiverKill } from './hosts/receiver-host';
+export type { Reporter, SweepEnd } from './report/reporter';
+export type { Verdict } from './judge/verdict';

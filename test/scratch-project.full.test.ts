@@ -241,7 +241,7 @@ test("its own workflow, swept by the CI recipe's steps (actions/crash-sweep) wit
     .map((line) => line.split(/ {2,}/));
   expect([header, rest]).toEqual([
     ['variant', 'once', 'twice', 'with dups', 'dups', 'missing', 'orphans', 'asks', 'calls+', 'appr+'],
-    [],
+    [[''], ['crash sweep: 5 scenarios in 1 row: damage in 1 row (exit status 1)']],
   ]);
   expect(row).toEqual(['crash-sweep', '5', '0', '2', '2', '0', '0', '0', '0', '0']);
   const report = JSON.parse(readFileSync(path.join(dir, 'crash-sweep.json'), 'utf8')) as {

@@ -19,6 +19,8 @@ describe('npm run sweep: one scenario, an existing server, bad arguments', () =>
     expect(stdout.trimEnd().split('\n')).toEqual([
       HEADER,
       expect.stringMatching(/^agent loop, keyed tracker +1 +1 +0 +0 +0 +0 +0 +\d+ +0$/),
+      '',
+      'crash sweep: 2 scenarios in 1 row: passed (exit status 0)',
     ]);
     const report = JSON.parse(readFileSync(json, 'utf8')) as {
       scenarios: Array<{ id: string; workflowId: string; landed: unknown[]; error: string | null }>;
@@ -49,6 +51,8 @@ describe('npm run sweep: one scenario, an existing server, bad arguments', () =>
       expect(stdout.trimEnd().split('\n')).toEqual([
         HEADER,
         expect.stringMatching(/^agent loop, keyed tracker +1 +0 +0 +0 +0 +0 +0 +\d+ +0$/),
+        '',
+        'crash sweep: 1 scenario in 1 row: passed (exit status 0)',
       ]);
       let runs = 0;
       for await (const wf of server.client.workflow.list({ query: `WorkflowType = 'agentWorkflow'` }))

@@ -32,7 +32,8 @@ describe('a sweep in shards, merged', () => {
         sweep('1.json', '--shard', '1/2'),
         sweep('2.json', '--shard', '2/2'),
       ]);
-      expect(single.stdout).toBe(GOLDEN);
+      // The table, and a last line: the scenarios, the rows and the verdict (the control shows its damage: passed).
+      expect(single.stdout).toBe(`${GOLDEN}\ncrash sweep: 14 scenarios in 1 row: passed (exit status 0)\n`);
       // The naive order is a control (it must show damage): the whole sweep judges it, a shard cannot.
       expect(single.stderr).toContain('controls (rows that must show damage): order-naive dups 6');
       expect(one.stderr + two.stderr).not.toContain('controls');

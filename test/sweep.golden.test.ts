@@ -27,7 +27,7 @@ describe('crash sweep of the agent loop', () => {
     expect(row).toEqual(goldenRow(GOLDEN, header, 'agent loop, keyed tracker'));
   }, 600_000);
 
-  test('npm run sweep prints only the table on stdout, of the first pass unless --full', async () => {
+  test('npm run sweep prints only the table on stdout, of the first pass unless --full, and a last line that sums it up', async () => {
     // One scenario (the first point) is enough to see what goes to stdout, and keeps npm test short.
     const { stdout } = await promisify(execFile)(
       process.execPath,
@@ -38,6 +38,10 @@ describe('crash sweep of the agent loop', () => {
     expect(lines[0]).toBe(
       'variant                    once  twice  with dups  dups  missing  orphans  asks  calls+  appr+',
     );
-    expect(lines.slice(1)).toEqual([expect.stringMatching(/^agent loop, keyed tracker +1 +0 +0 +0 +0 +0 +0 +\d+ +0$/)]);
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(/^agent loop, keyed tracker +1 +0 +0 +0 +0 +0 +0 +\d+ +0$/),
+      '',
+      'crash sweep: 1 scenario in 1 row: passed (exit status 0)',
+    ]);
   }, 300_000);
 });

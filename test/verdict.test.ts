@@ -1,4 +1,7 @@
 // A sweep's verdict and exit status (sweep/judge/verdict.ts), and the reporters a CI reads (sweep/report/).
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { judgeControls } from '../sweep/judge/controls';
 import { emptyRow, type Row } from '../sweep/judge/counting';
@@ -144,11 +147,28 @@ describe('--reporter', () => {
     expect(reportersNamed(['table', 'github', 'junit=out.xml', 'html=out.html'])).toHaveLength(4);
     expect(reportersNamed(['junit'])).toHaveLength(1);
     expect(() => reportersNamed(['tap'])).toThrow(
-      'unknown reporter "tap" (reporters: table, json, html, junit, github; NAME or NAME=FILE)',
+      'unknown reporter "tap" (reporters: table, json, html, junit, github, or a module path: ./my-reporter.ts; NAME or NAME=FILE)',
     );
     expect(() => reportersNamed(['html'])).toThrow('reporter html needs a file: html=FILE');
     expect(() => reportersNamed(['table=t.txt'])).toThrow('reporter table writes to stdout: it takes no file');
     expect(() => reportersNamed(['junit='])).toThrow('reporter junit= names no file');
     expect(() => reportersNamed(['table', 'junit'])).toThrow(/reporter junit without a file writes to stdout/);
+  });
+
+  test("a reporter of the user's own: a module whose default export is a class of hooks, given FILE; one that is not, refused with why", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'reporter-'));
+    const out = path.join(dir, 'rows.txt');
+    const [table, own] = reportersNamed(['table', `./test/fixtures/reporters/rows-reporter.ts=${out}`]);
+    expect(table.onEnd).toBeInstanceOf(Function);
+    const rows = [row('naive', { dups: 2 }), row('keyed', {})];
+    const verdict = judgeSweep(rows, judgeControls(rows), DEFAULT_FAIL_ON);
+    own.onEnd?.({ report: report(rows, []), verdict, failOn: DEFAULT_FAIL_ON });
+    expect(readFileSync(out, 'utf8')).toBe('naive: dups 2');
+    expect(() => reportersNamed(['./test/fixtures/reporters/not-a-reporter.ts'])).toThrow(
+      'reporter ./test/fixtures/reporters/not-a-reporter.ts has no hook: a reporter is an object of onBegin(rows) and onEnd(end), each optional but one',
+    );
+    expect(() => reportersNamed(['./no-such-reporter.ts'])).toThrow(
+      /^reporter \.\/no-such-reporter\.ts does not load: /,
+    );
   });
 });

@@ -82,6 +82,21 @@ export function formatVerdict(verdict: Verdict, failOn: readonly DamageColumn[])
   ];
 }
 
+/**
+ * The sweep's last line on stdout, after the table: how many scenarios in how many rows, and what the
+ * verdict is, with its exit status. Nothing in it depends on the clock: the same sweep prints the same line.
+ */
+export function formatSummary(scenarios: number, rows: number, verdict: Verdict): string {
+  const n = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
+  const what =
+    verdict.status === EXIT_STATUS.passed
+      ? 'passed'
+      : verdict.status === EXIT_STATUS.damage
+        ? `damage in ${n(verdict.damaged.length, 'row')}`
+        : `could not judge (${n(verdict.harness.length, 'reason')})`;
+  return `crash sweep: ${n(scenarios, 'scenario')} in ${n(rows, 'row')}: ${what} (exit status ${verdict.status})`;
+}
+
 /** What a scenario's damage is read from: its counts, whether it got stuck, and how it ended (a report's scenario). */
 export interface ScenarioCounts {
   outcome: Outcome | null;

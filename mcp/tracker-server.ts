@@ -6,6 +6,7 @@ import { ReceiverRefusedError, ReceiverUnavailableError } from '../common/receiv
 import { callTrackerTool, lookupTrackerCall } from '../tracker/tools';
 import { crashPoint } from '../common/crash-points';
 import { TRACKER_TOOL_SPECS } from '../tracker/tool-specs';
+import { argsShape } from '../tracker/tool-args';
 import {
   KEY_META,
   OUTCOME_META,
@@ -151,19 +152,14 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
     handler: Handler,
   ) => void;
 
-  // The tracker's tools' descriptions and effects (tracker/tool-specs.ts), with zod input schemas.
-  const inputs: Record<string, Record<string, z.ZodTypeAny>> = {
-    create_issue: { title: z.string().min(1), body: z.string(), labels: z.array(z.string()).optional() },
-    comment_on_issue: { number: z.number().int().positive(), body: z.string().min(1) },
-    search_issues: { query: z.string() },
-  };
+  // The tracker's tools as tracker/tool-specs.ts describes them: descriptions, effects, and input schemas made from their arguments' one schema.
   for (const spec of TRACKER_TOOL_SPECS) {
     const readOnly = spec.effect === 'read-only';
     register(
       spec.name,
       {
         description: spec.description,
-        inputSchema: { ...inputs[spec.name], repo: repoArg },
+        inputSchema: { ...argsShape(spec), repo: repoArg },
         annotations: {
           readOnlyHint: readOnly,
           idempotentHint: readOnly,

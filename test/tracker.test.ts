@@ -393,11 +393,13 @@ describe('tracker: a token, when it has one', () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     const ctx = { trackerUrl: url, repo: 'demo', key: 'k1', sendKey: true };
-    await expect(callTrackerTool('search_issues', {}, ctx)).rejects.toThrow(
+    await expect(callTrackerTool('search_issues', { query: '' }, ctx)).rejects.toThrow(
       /tracker refused GET \/repos\/demo\/issues\?q= with 401/,
     );
     expect(
-      JSON.parse((await callTrackerTool('search_issues', {}, { ...ctx, trackerToken: 's3cret-token' })).output).items,
+      JSON.parse(
+        (await callTrackerTool('search_issues', { query: '' }, { ...ctx, trackerToken: 's3cret-token' })).output,
+      ).items,
     ).toHaveLength(1);
     await app.close();
     store.close();

@@ -3,6 +3,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { bearerMatches } from '../common/access';
 import { guardHosts, httpPolicy, type HostPolicy } from '../common/http-guard';
 import { HttpError } from './errors';
+import { routeBodySchema, trackerToolSpec } from './tool-args';
+import { TRACE_ROOM } from './tools';
 import {
   COMMIT_DEADLINE_HEADER,
   fingerprintOf,
@@ -213,15 +215,8 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
     {
       schema: {
         params: { type: 'object', properties: { repo: repoParam }, required: ['repo'] },
-        body: {
-          type: 'object',
-          required: ['title', 'body'],
-          properties: {
-            title: { type: 'string', minLength: 1, maxLength: 256 },
-            body: { type: 'string', maxLength: 65_536 },
-            labels: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 50 } },
-          },
-        },
+        // The create_issue tool's arguments, with room in `body` for the trace line each call writes.
+        body: routeBodySchema(trackerToolSpec('create_issue'), { room: { body: TRACE_ROOM } }),
       },
     },
     async (req, reply) =>
@@ -236,11 +231,7 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
     {
       schema: {
         params: { type: 'object', properties: { repo: repoParam, number: numberParam }, required: ['repo', 'number'] },
-        body: {
-          type: 'object',
-          required: ['body'],
-          properties: { body: { type: 'string', minLength: 1, maxLength: 65_536 } },
-        },
+        body: routeBodySchema(trackerToolSpec('comment_on_issue'), { omit: ['number'], room: { body: TRACE_ROOM } }),
       },
     },
     async (req, reply) =>
@@ -258,7 +249,10 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
     {
       schema: {
         params: { type: 'object', properties: { repo: repoParam }, required: ['repo'] },
-        querystring: { type: 'object', properties: { q: { type: 'string', maxLength: 1024 } } },
+        querystring: {
+          type: 'object',
+          properties: { q: trackerToolSpec('search_issues').parameters.properties.query },
+        },
       },
     },
     async (req) => {

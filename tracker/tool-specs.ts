@@ -2,12 +2,22 @@
 // the tracker: the triage example's tools, the tracker's MCP server and the sweep's designs take them
 // from here. Pure data, with no import: safe in workflow code (the lint lets workflow code import it).
 
-/** One of the tracker's tools as a model sees it, and its effect on the tracker. */
+/** One argument's JSON Schema: the few kinds the tracker's tools take, with the tracker's limits. */
+export type ArgSchema =
+  | { type: 'string'; description?: string; minLength?: number; maxLength: number }
+  | { type: 'integer'; description?: string; minimum?: number }
+  | { type: 'array'; description?: string; maxItems: number; items: ArgSchema };
+
+/**
+ * One of the tracker's tools as a model sees it, and its effect on the tracker. Its `parameters` are
+ * the one description of its arguments: the MCP server's input schema, the tools' check of what a
+ * model sent, and the tracker's route checks are all made from them (`tool-args.ts`).
+ */
 export interface TrackerToolSpec {
   name: 'create_issue' | 'comment_on_issue' | 'search_issues';
   description: string;
   /** JSON Schema of the arguments: an object. */
-  parameters: { type: 'object'; properties: Record<string, unknown>; required: string[] };
+  parameters: { type: 'object'; properties: Record<string, ArgSchema>; required: string[] };
   /** `keyed`: it writes, and the tracker honours its `Idempotency-Key`; `read-only`: a repeat is harmless. */
   effect: 'keyed' | 'read-only';
 }
@@ -20,9 +30,9 @@ export const TRACKER_TOOL_SPECS: readonly TrackerToolSpec[] = [
     parameters: {
       type: 'object',
       properties: {
-        title: { type: 'string', description: 'One-line summary.' },
-        body: { type: 'string', description: 'What happened, and how to reproduce it.' },
-        labels: { type: 'array', items: { type: 'string' } },
+        title: { type: 'string', description: 'One-line summary.', minLength: 1, maxLength: 256 },
+        body: { type: 'string', description: 'What happened, and how to reproduce it.', maxLength: 65_536 },
+        labels: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 50 } },
       },
       required: ['title', 'body'],
     },
@@ -33,7 +43,10 @@ export const TRACKER_TOOL_SPECS: readonly TrackerToolSpec[] = [
     description: 'Add a comment to an existing issue, by its number.',
     parameters: {
       type: 'object',
-      properties: { number: { type: 'integer' }, body: { type: 'string' } },
+      properties: {
+        number: { type: 'integer', minimum: 1 },
+        body: { type: 'string', minLength: 1, maxLength: 65_536 },
+      },
       required: ['number', 'body'],
     },
     effect: 'keyed',
@@ -41,7 +54,7 @@ export const TRACKER_TOOL_SPECS: readonly TrackerToolSpec[] = [
   {
     name: 'search_issues',
     description: 'Find issues whose title, body or comments contain the query text.',
-    parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+    parameters: { type: 'object', properties: { query: { type: 'string', maxLength: 1024 } }, required: ['query'] },
     effect: 'read-only',
   },
 ];

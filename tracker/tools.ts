@@ -3,6 +3,9 @@ import { canonicalJson } from '../common/canonical-json';
 import { ReceiverRefusedError } from '../common/receiver-errors';
 import { cutJson, trackerRequest, type RequestOptions } from './client';
 import type { KeyedRequest } from './errors';
+import { MAX_KEY_LENGTH } from '../common/key';
+import { checkArgs, trackerToolSpec } from './tool-args';
+import type { TrackerToolSpec } from './tool-specs';
 import type { LookupAnswer, ToolReply } from '../activities/receiver-answers';
 
 /** What a tool call needs to reach the tracker. */
@@ -30,13 +33,17 @@ function withTrace(body: string, key: string): string {
   return `${body}\n\n<!-- ${traceLine(key)} -->`;
 }
 
-function str(args: Record<string, unknown>, name: string, required = true): string | undefined {
-  const value = args[name];
-  if (value === undefined && !required) return undefined;
-  if (typeof value !== 'string' || (required && value.length === 0)) {
-    throw new ReceiverRefusedError(`argument ${name} must be a non-empty string`, 'InvalidArguments');
-  }
-  return value;
+/**
+ * The most a call's trace line adds to what it writes (a key of the longest length a key may have):
+ * room the tracker's routes leave beyond what a tool takes.
+ */
+export const TRACE_ROOM = withTrace('', 'k'.repeat(MAX_KEY_LENGTH)).length;
+
+/** A model's arguments for `tool`, checked against its spec; a refusal says which argument is wrong. */
+function checked(tool: TrackerToolSpec['name'], args: Record<string, unknown>): Record<string, unknown> {
+  const check = checkArgs(trackerToolSpec(tool), args);
+  if (!check.ok) throw new ReceiverRefusedError(`${tool}: ${check.why}`, 'InvalidArguments');
+  return args;
 }
 
 /**
@@ -51,22 +58,15 @@ export function trackerWriteOf(
   const repo = encodeURIComponent(ctx.repo);
   switch (tool) {
     case 'create_issue': {
-      const labels = args.labels;
-      if (labels !== undefined && (!Array.isArray(labels) || labels.some((l) => typeof l !== 'string'))) {
-        throw new ReceiverRefusedError('argument labels must be an array of strings', 'InvalidArguments');
-      }
-      const body = { title: str(args, 'title'), body: withTrace(str(args, 'body', false) ?? '', ctx.key), labels };
-      return { method: 'POST', path: `/repos/${repo}/issues`, body };
+      const { title, body, labels } = checked(tool, args) as { title: string; body: string; labels?: string[] };
+      return { method: 'POST', path: `/repos/${repo}/issues`, body: { title, body: withTrace(body, ctx.key), labels } };
     }
     case 'comment_on_issue': {
-      const number = args.number;
-      if (typeof number !== 'number' || !Number.isInteger(number) || number < 1) {
-        throw new ReceiverRefusedError('argument number must be a positive integer', 'InvalidArguments');
-      }
+      const { number, body } = checked(tool, args) as { number: number; body: string };
       return {
         method: 'POST',
         path: `/repos/${repo}/issues/${number}/comments`,
-        body: { body: withTrace(str(args, 'body')!, ctx.key) },
+        body: { body: withTrace(body, ctx.key) },
       };
     }
     default:
@@ -101,7 +101,7 @@ export async function callTrackerTool(
       return { output: JSON.stringify(reply.body), replayed: reply.replayed, retentionMs: reply.retentionMs };
     }
     case 'search_issues': {
-      const q = encodeURIComponent(str(args, 'query', false) ?? '');
+      const q = encodeURIComponent((checked(tool, args) as { query: string }).query);
       const reply = await trackerRequest<{ items: Array<{ number: number; title: string }> }>(
         ctx.trackerUrl,
         'GET',

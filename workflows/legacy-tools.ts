@@ -8,45 +8,41 @@ import type { ToolSpec } from './tools';
 export const NAMED_TOOLS_PATCH = 'runs-name-their-tools';
 
 /**
- * The tracker's tools as they were when built into the loop, frozen: a run that named neither `tools`
- * nor `mcpServers` had these. A run does not any more (`NAMED_TOOLS_PATCH`); a history of one started
- * before still replays with them, and its replay checks the model's arguments against these schemas,
- * so they stay as they were whatever the tracker's tools become. Their calls went to the tracker by the
- * run's `repo` and `trackerUrl`, which the loop's activities no longer do: such a run still under way
- * must finish on a worker of the version that started it.
+ * The tracker's tools as they were built into the loop, for replay only: a run that named neither
+ * `tools` nor `mcpServers` had these. A run does not any more (`NAMED_TOOLS_PATCH`); a history of one
+ * started before still replays with them. A replay reads of a tool only its name, its effect and
+ * whether it takes arguments (`parseArguments`), so that is what is kept, frozen whatever the
+ * tracker's tools become: each argument's type, no more of the schema the model saw. Their calls went
+ * to the tracker by the run's `repo` and `trackerUrl`, which the loop's activities no longer do: such a
+ * run still under way must finish on a worker of the version that started it.
  */
-const FROZEN_TRACKER_TOOLS: ReadonlyArray<
-  Pick<ToolSpec, 'name' | 'description' | 'parameters'> & { effect: 'keyed' | 'read-only' }
-> = [
+const FROZEN_TRACKER_TOOLS: ReadonlyArray<{
+  name: string;
+  description: string;
+  effect: 'keyed' | 'read-only';
+  args: Record<string, string>;
+  required: string[];
+}> = [
   {
     name: 'create_issue',
     description: 'File a new issue in the tracker. Returns the issue with its number.',
-    parameters: {
-      type: 'object',
-      properties: {
-        title: { type: 'string', description: 'One-line summary.' },
-        body: { type: 'string', description: 'What happened, and how to reproduce it.' },
-        labels: { type: 'array', items: { type: 'string' } },
-      },
-      required: ['title', 'body'],
-    },
     effect: 'keyed',
+    args: { title: 'string', body: 'string', labels: 'array' },
+    required: ['title', 'body'],
   },
   {
     name: 'comment_on_issue',
     description: 'Add a comment to an existing issue, by its number.',
-    parameters: {
-      type: 'object',
-      properties: { number: { type: 'integer' }, body: { type: 'string' } },
-      required: ['number', 'body'],
-    },
     effect: 'keyed',
+    args: { number: 'integer', body: 'string' },
+    required: ['number', 'body'],
   },
   {
     name: 'search_issues',
     description: 'Find issues whose title, body or comments contain the query text.',
-    parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
     effect: 'read-only',
+    args: { query: 'string' },
+    required: ['query'],
   },
 ];
 
@@ -54,7 +50,11 @@ const FROZEN_TRACKER_TOOLS: ReadonlyArray<
 export const BUILT_IN_TRACKER_TOOLS: readonly ToolSpec[] = FROZEN_TRACKER_TOOLS.map((t) => ({
   name: t.name,
   description: t.description,
-  parameters: t.parameters,
+  parameters: {
+    type: 'object',
+    properties: Object.fromEntries(Object.entries(t.args).map(([arg, type]) => [arg, { type }])),
+    required: t.required,
+  },
   readOnly: t.effect === 'read-only',
   idempotent: t.effect === 'read-only',
   sendsKey: t.effect === 'keyed',

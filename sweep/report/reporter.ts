@@ -89,10 +89,16 @@ export function loadReporter(modulePath: string, file: string | undefined, cwd =
     throw new Error(
       `reporter ${modulePath} has no default export of a class (export default class implements Reporter)`,
     );
-  const reporter = new (Made as new (file?: string) => Record<string, unknown>)(file);
+  let reporter: Record<string, unknown>;
+  try {
+    reporter = new (Made as new (file?: string) => Record<string, unknown>)(file);
+  } catch (err) {
+    throw new Error(`reporter ${modulePath} could not be made: ${(err as Error).message}`);
+  }
   const hooks = ['onBegin', 'onEnd'] as const;
   const wrong = hooks.filter((h) => reporter[h] !== undefined && typeof reporter[h] !== 'function');
-  if (wrong.length > 0 || !hooks.some((h) => typeof reporter[h] === 'function'))
+  if (wrong.length > 0) throw new Error(`reporter ${modulePath}: ${wrong.join(' and ')} must be a function`);
+  if (!hooks.some((h) => typeof reporter[h] === 'function'))
     throw new Error(
       `reporter ${modulePath} has no hook: a reporter is an object of onBegin(rows) and onEnd(end), each optional but one`,
     );

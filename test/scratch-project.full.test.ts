@@ -132,6 +132,41 @@ test('the installed package has one copy of the Temporal SDK: the project’s ow
   expect(own.version).toBe(sdkVersion);
 });
 
+test("its own files type-check against the installed package's types: strict, on TypeScript's default module resolution", async () => {
+  // No tsconfig of its own: what `tsc --init` has long set (module CommonJS, so TypeScript's default
+  // node10 resolution and the package's typesVersions; esModuleInterop; strict; skipLibCheck, as the
+  // SDK's own declarations do not check against every @types/node) and a target with the ES library
+  // the SDK's types use. test/package-exports.test.ts checks the package's declarations themselves.
+  const tsc = path.join(ROOT, 'node_modules', '.bin', 'tsc');
+  const files = [
+    ...readdirSync(dir).filter((f) => f.endsWith('.ts')),
+    ...['activities.ts', 'workflows.ts', 'crash-sweep.config.ts'].map((f) => `welcome/${f}`),
+  ];
+  const result = await run(
+    tsc,
+    [
+      '--noEmit',
+      '--strict',
+      '--target',
+      'es2022',
+      '--module',
+      'commonjs',
+      '--esModuleInterop',
+      '--skipLibCheck',
+      '--types',
+      'node',
+      ...files,
+    ],
+    {
+      cwd: dir,
+    },
+  ).then(
+    () => ({ code: 0, stdout: '' }),
+    (err: { code: number; stdout: string }) => err,
+  );
+  expect(result).toEqual({ code: 0, stdout: '' });
+}, 120_000);
+
 test('its own worker and client script: a run with its prompt and tools, its mail approved by signal, sent once', async () => {
   const env = await TestWorkflowEnvironment.createLocal({
     server: { executable: devServerExecutable(), log: { format: 'pretty', level: 'error' } },

@@ -39,8 +39,8 @@ const counted =
 const beyondClean = (key: 'calls' | 'approvals') =>
   counted((o, _s, clean) => Math.max(0, o[key] - (clean?.[key] ?? 0)));
 
-/** The columns, in the table's order. */
-export const COLUMNS = [
+/** The columns, in the table's order, as written (their fields make {@link ColumnField}). */
+const COLUMN_LIST = [
   /** Crash points of a clean run: one scenario each. */
   { field: 'once', title: 'once', of: (s) => (s.pass === 'once' ? 1 : 0) },
   /** The extra scenarios that also kill the restart, once at each point it reaches. */
@@ -105,14 +105,17 @@ export const COLUMNS = [
 ] as const satisfies ReadonlyArray<Column>;
 
 /** The field of a column: a count of a row. */
-export type ColumnField = (typeof COLUMNS)[number]['field'];
+export type ColumnField = (typeof COLUMN_LIST)[number]['field'];
+
+/** The columns, in the table's order: what counting, merging, the reports and the verdict are made from. */
+export const COLUMNS: ReadonlyArray<Column<ColumnField>> = COLUMN_LIST;
 
 /** The columns that show damage: the name `--fail-on` takes, the row's field, and the word a damage line uses. */
-export const DAMAGE_COLUMNS: ReadonlyArray<readonly [DamageColumn, ColumnField, string]> = COLUMNS.flatMap(
-  (c: Column<ColumnField>) => (c.damage ? [[c.damage.flag, c.field, c.damage.word] as const] : []),
+export const DAMAGE_COLUMNS: ReadonlyArray<readonly [DamageColumn, ColumnField, string]> = COLUMNS.flatMap((c) =>
+  c.damage ? [[c.damage.flag, c.field, c.damage.word] as const] : [],
 );
 
 /** Whether the reports list a scenario: it erred, or counts in a column marked `notable`. */
 export function isNotable(s: CountedScenario): boolean {
-  return COLUMNS.some((c: Column) => c.notable && c.of(s, undefined) > 0);
+  return COLUMNS.some((c) => c.notable && c.of(s, undefined) > 0);
 }

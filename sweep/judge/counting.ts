@@ -2,7 +2,7 @@
 // and sums a row's scenarios into a row of the table (Row).
 // It needs nothing of the engine: a scenario and a row are read only for what is counted here; what each
 // column counts is the column list's (`columns.ts`).
-import { COLUMNS, type Column, type ColumnField, type CountedScenario } from './columns';
+import { COLUMNS, type ColumnField, type CountedScenario } from './columns';
 
 export type { CountedScenario } from './columns';
 
@@ -91,8 +91,7 @@ export function summarize(
   return rows.map((v) => {
     const mine = scenarios.filter((s) => s.row.name === v.name && s.pass !== 'clean');
     const row = emptyRow(v);
-    for (const c of COLUMNS as ReadonlyArray<Column<ColumnField>>)
-      row[c.field] = mine.reduce((n, s) => n + c.of(s, clean.get(v.name)), 0);
+    for (const c of COLUMNS) row[c.field] = mine.reduce((n, s) => n + c.of(s, clean.get(v.name)), 0);
     return row;
   });
 }

@@ -1,7 +1,7 @@
 // `crash-sweep merge`: the JSON reports of a sweep's shards (`--shard K/N`) joined into the one
 // report a single sweep would have written: its rows summed, its scenarios in the single sweep's order.
 import { z } from 'zod';
-import { COLUMNS, type Column, type ColumnField } from '../judge/columns';
+import { COLUMNS, type ColumnField } from '../judge/columns';
 import type { JsonReport } from './json';
 
 /** Thrown for reports that are not the whole of one sharded sweep: each message names what is wrong. */
@@ -19,9 +19,7 @@ const row = z.object({
   label: z.string(),
   group: z.string(),
   // A column shown only when a row has a count in it may be missing from a report written before it existed.
-  ...Object.fromEntries(
-    (COLUMNS as ReadonlyArray<Column<ColumnField>>).map((c) => [c.field, c.whenAny ? count.default(0) : count]),
-  ),
+  ...Object.fromEntries(COLUMNS.map((c) => [c.field, c.whenAny ? count.default(0) : count])),
   control: z.literal(true).optional(),
 });
 /** What merging reads of a report, checked where the file comes in; the rest of each scenario passes through. */

@@ -1,12 +1,13 @@
 // The table for people: the rows of a sweep in the design document's columns.
-import { COLUMNS, type Column, type ColumnField } from '../judge/columns';
+import { COLUMNS, type ColumnField } from '../judge/columns';
 import type { Row } from '../judge/counting';
 
 /** The columns of a table of these rows: every column, but one shown `whenAny` only when a row has a count in it. */
 export function tableColumns(rows: readonly Row[]): Array<[ColumnField, string]> {
-  return (COLUMNS as ReadonlyArray<Column<ColumnField>>)
-    .filter((c) => !c.whenAny || rows.some((r) => Number(r[c.field] ?? 0) > 0))
-    .map((c) => [c.field, c.title]);
+  return COLUMNS.filter((c) => !c.whenAny || rows.some((r) => Number(r[c.field] ?? 0) > 0)).map((c) => [
+    c.field,
+    c.title,
+  ]);
 }
 
 /**

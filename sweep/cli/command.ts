@@ -41,7 +41,8 @@ With --config FILE: your own workflow (see docs/config.md); without it: ${table 
   --lanes N|auto       batches in flight; auto (the default): one, and one more while the machine
                        leaves 1.5 cores idle, at most one per 1.5 cores (1 on 2 cores)
   --reruns N           run a scenario that erred (a busy machine: a live task timed out, a kill
-                       landed late) again up to N times, alone; it counts only when clean (default ${DEFAULT_RERUNS})
+                       landed late) again up to N times, alone; it counts only when clean; and a row's
+                       two clean runs that parted, until a pair agrees (default ${DEFAULT_RERUNS})
   --shard K/N          run the K-th of N shares of the scenarios, one sweep process of N on one server
                        (--address); join their --json reports with: ${MERGE_USAGE}
 ${REPORTING_HELP}

@@ -57,7 +57,8 @@ export interface SweepOptions {
   /**
    * How many times a scenario that erred is run again, alone in a smaller batch, before its error
    * stands: on a busy machine a live task can time out or a kill land late, which says nothing of the
-   * swept code. A scenario counts only when a run of it is clean. Default {@link DEFAULT_RERUNS}; 0: none.
+   * swept code. A scenario counts only when a run of it is clean. As many times, a row whose two clean
+   * runs parted runs its pair again until a pair agrees (`clean-runs.ts`). Default {@link DEFAULT_RERUNS}; 0: none.
    */
   reruns?: number;
   /**

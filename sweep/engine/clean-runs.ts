@@ -61,21 +61,21 @@ export async function runCleanRuns(
   // their row's pair runs again, and a pair that agrees stands for the row. A row whose pairs part
   // every time keeps its first pair, and the report says where its runs part.
   for (let attempt = 1; attempt <= rerun.maxReruns; attempt++) {
-    const parted = pairs.flatMap((pair, i) => (partingOf(pair) ? [i] : []));
+    const parted = pairs.flatMap((pair, i) => (comparedPair(pair)?.parting ? [i] : []));
     if (parted.length === 0) break;
     progress(
-      `clean runs: ${parted.map((i) => `${rows[i].name} (at point ${partingOf(pairs[i])!.at})`).join(', ')}: two clean runs parted, running them again (${attempt} of ${rerun.maxReruns})`,
+      `clean runs: ${parted.map((i) => `${rows[i].name} (at point ${comparedPair(pairs[i])!.parting!.at})`).join(', ')}: two clean runs parted, running them again (${attempt} of ${rerun.maxReruns})`,
     );
     const again = await runPairs(
       parted.map((i) => rows[i]),
       'clean runs, again',
     );
     parted.forEach((i, j) => {
-      if (!partingOf(again[j])) pairs[i] = again[j];
+      if (!comparedPair(again[j])?.parting) pairs[i] = again[j];
     });
   }
-  const cleanRuns = [...pairs.map(([first]) => first), ...pairs.map(([, second]) => second)];
-  const cleans = cleanRuns.slice(0, rows.length);
+  const cleans = pairs.map(([first]) => first);
+  const cleanRuns = [...cleans, ...pairs.map(([, second]) => second)];
   const points: CleanRuns['points'] = {};
   const outcomes = new Map<string, Outcome>();
   for (const c of cleanRuns) {
@@ -85,13 +85,12 @@ export async function runCleanRuns(
     outcomes.set(c.row.name, o);
   }
   for (const [i, c] of cleans.entries()) {
-    const again = cleanRuns[rows.length + i];
-    if (again.taskQueue !== c.taskQueue) {
+    const compared = comparedPair(pairs[i]);
+    if (!compared) {
       progress(`clean runs: ${c.row.name}'s two clean runs ran in different worker processes; not compared`);
       continue;
     }
-    const seen = (s: RanScenario) => s.finalPoints.map((p) => samePointForEveryRun(p, s));
-    const { setup, parting } = compareCleanRuns(seen(c), seen(again));
+    const { setup, parting } = compared;
     if (setup.length > 0) {
       setupPoints.set(c.row.name, setup);
       notes.push(describeSetup(c.row.name, setup));
@@ -110,11 +109,14 @@ export async function runCleanRuns(
   return { cleans, points, outcomes, notes, setupPoints };
 }
 
-/** Where a row's two clean runs part, if they ran in one worker process and part at all (`judge/clean-twice.ts`). */
-function partingOf([first, second]: readonly [RanScenario, RanScenario]): CleanComparison['parting'] {
+/**
+ * What a row's two clean runs say of its points (`judge/clean-twice.ts`): its setup, and where the two
+ * part; `null` when they ran in different worker processes, where nothing compares.
+ */
+function comparedPair([first, second]: readonly [RanScenario, RanScenario]): CleanComparison | null {
   if (first.taskQueue !== second.taskQueue) return null;
   const seen = (s: RanScenario) => s.finalPoints.map((p) => samePointForEveryRun(p, s));
-  return compareCleanRuns(seen(first), seen(second)).parting;
+  return compareCleanRuns(seen(first), seen(second));
 }
 
 /** The timers a run started, by duration (`100ms`), in its history's order. */

@@ -23,6 +23,7 @@ describe("the benchmark's targets", () => {
       'agent ratio >= 0.6: 0.65, met',
       'first pass <= 60 s: 200 s, missed; at 0.100 core-s per scenario on 2 cores the sweep could reach at most 20.0 scenarios/s (100 s), out of reach until a scenario costs less CPU',
       'full sweep <= 600 s: not measured in this run',
+      'forked >= 5x the killing sweep: no sweep forks its scenarios; its bound was not measured in this run (lanes overlapped, or no /proc)',
     ]);
     const [agent] = targetLines(machine, {
       agent: { scenarios: 40, seconds: 10, cpuPerScenario: 0.25 },
@@ -32,6 +33,18 @@ describe("the benchmark's targets", () => {
     // 4/s, ratio 0.4; every core busy: 8/s, ratio 0.8.
     expect(agent).toBe(
       'agent ratio >= 0.6: 0.40, missed; at 0.250 core-s per scenario on 2 cores the sweep could reach at most 8.0 scenarios/s (5 s), a ratio of 0.80: within reach: the sweep waits with cores idle',
+    );
+  });
+
+  test('the forked sweep is judged by the bound the largest sweep measured puts on forking', () => {
+    const firstPass = { scenarios: 2000, seconds: 300, cpuPerScenario: 0.2, forkGainBound: 1.5 };
+    const agent = { scenarios: 40, seconds: 10, cpuPerScenario: 0.25 };
+    expect(targetLines(machine, { agent, firstPass, full: null }).at(-1)).toBe(
+      "forked >= 5x the killing sweep: no sweep forks its scenarios; by this sweep's CPU by part, forks that cost nothing would make it at most 1.50x as fast: out of reach by forking",
+    );
+    const full = { scenarios: 9000, seconds: 3000, cpuPerScenario: 0.3, forkGainBound: 6 };
+    expect(targetLines(machine, { agent, firstPass, full }).at(-1)).toMatch(
+      /at most 6.00x as fast: within reach by forking$/,
     );
   });
 });

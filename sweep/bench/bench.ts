@@ -5,7 +5,7 @@ import { parseCommandLine, runMain, UsageError } from '../../common/cli';
 import { agentSuite } from '../agent/agent-suite';
 import { measureLimit, type Limit } from './limit';
 import { runSweep, type SweepReport } from '../engine/passes';
-import { formatTimings } from '../engine/timings';
+import { forkGainBound, formatTimings } from '../engine/timings';
 import { selectRows } from '../agent/rows';
 import { startWorld, type World } from '../agent/world';
 import { targetLines } from './targets';
@@ -85,6 +85,7 @@ async function main(): Promise<void> {
     scenarios: r.scenarios.length,
     seconds: r.seconds,
     cpuPerScenario: cpuPer(r),
+    forkGainBound: forkGainBound(r.timings),
   });
   lines.push(
     'targets',

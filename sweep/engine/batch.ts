@@ -10,7 +10,7 @@ import type { SweepServer } from '../hosts/sweep-server';
 import { fillCounts } from '../judge/counting';
 import type { BatchPlan, SuiteRow, SuiteRun, SweepSuite } from './suite';
 import type { BatchTemporal } from '../hosts/killable-server-host';
-import { cpuSeconds, type Timings } from './timings';
+import { cpuSeconds, type CpuPart, type Phase, type Timings } from './timings';
 import { describeStuck, findStuck, type QuietRuns } from '../judge/stuck';
 import { batchFaultsOf, nextBuildOf, runFaultOf, serverDeathOf, toleranceOf } from '../faults';
 
@@ -86,6 +86,10 @@ export function generationEnv(
 export async function runBatch(plans: readonly Scenario[], ctx: BatchContext): Promise<RanScenario[]> {
   const { server, suite, timings, temporal } = ctx;
   const batch: Running[] = plans.map((p) => ({ ...p, landed: [], finalPoints: [] }));
+  // What a phase's CPU goes to: the clean runs apart, and a park before the first kill (the prefix) apart from a later one.
+  const clean = batch.every((s) => s.pass === 'clean');
+  const part = (phase: Phase, round = 0): CpuPart =>
+    clean ? 'clean' : phase !== 'park' ? phase : round === 0 ? 'prefix' : 'between';
   const serverDies = serverDeathOf(batch[0].row);
   if (batch.some((s) => serverDeathOf(s.row) !== serverDies))
     throw new Error('a batch mixes rows whose Temporal server dies with rows whose server does not');
@@ -153,7 +157,7 @@ export async function runBatch(plans: readonly Scenario[], ctx: BatchContext): P
   let runs: RunWatch;
   try {
     for (const f of batchFaults) await f.beforeRuns?.(atRound(0));
-    runs = await timings.time('start', () => startRuns(batch, temporal.client, suite, runsOf));
+    runs = await timings.time('start', () => startRuns(batch, temporal.client, suite, runsOf), part('start'));
     // A batch that waits long says what for, every 15 s: which runs, and the last point each reached.
     const waitWhile = (gen: Generation, pending: () => Running[], ms: number, what: string) =>
       waitForRuns(gen, plan, runs, pending, ms, (waiting, seconds) => {
@@ -171,60 +175,71 @@ export async function runBatch(plans: readonly Scenario[], ctx: BatchContext): P
       const killed = batch.filter((s) => !s.error && s.kills.length > round);
       const gen = next;
       if (!gen.goAt) {
-        await timings.time('launch', () => gen.ready);
+        await timings.time('launch', () => gen.ready, part('launch'));
         gen.go();
       }
       const workerDies = serverDies !== 'worker-survives';
       next = workerDies ? launch(round + 1) : gen;
-      const late = await timings.time('park', () =>
-        waitWhile(
-          gen,
-          () => killed.filter((s) => !gen.parked.has(s.workflowId) && !runs.ended.has(s.workflowId)),
-          120_000,
-          `reach kill ${round + 1}`,
-        ),
+      const late = await timings.time(
+        'park',
+        () =>
+          waitWhile(
+            gen,
+            () => killed.filter((s) => !gen.parked.has(s.workflowId) && !runs.ended.has(s.workflowId)),
+            120_000,
+            `reach kill ${round + 1}`,
+          ),
+        part('park', round),
       );
       for (const s of late)
         s.error = `kill ${round + 1} never landed: the run did not reach ${JSON.stringify(s.kills[round])} in time`;
       // The generation loaded ahead connects to the server (and checks its namespace) as it starts: a
       // server killed before then would make it exit. Once connected, it reconnects to the restarted one.
-      if (serverDies && next !== gen) await timings.time('launch', () => next.ready);
-      await timings.time('kill', async () => {
-        await endRound(gen, serverDies, temporal, timings, () => batch.filter((s) => !runs.ended.has(s.workflowId)));
-        // What a fault does to each run that was killed at its point (a reset, a failure for a retry).
-        await atKill(
-          killed.filter((s) => runFaultOf(s.row) && gen.parked.has(s.workflowId) && !runs.ended.has(s.workflowId)),
-          temporal.client,
-          round,
-        );
-        // What a fault does to the batch as a whole, before the next generation polls (a deploy).
-        for (const f of batchFaults) await f.afterKill?.(atRound(round));
-      });
+      if (serverDies && next !== gen) await timings.time('launch', () => next.ready, part('launch'));
+      await timings.time(
+        'kill',
+        async () => {
+          await endRound(gen, serverDies, temporal, timings, () => batch.filter((s) => !runs.ended.has(s.workflowId)));
+          // What a fault does to each run that was killed at its point (a reset, a failure for a retry).
+          await atKill(
+            killed.filter((s) => runFaultOf(s.row) && gen.parked.has(s.workflowId) && !runs.ended.has(s.workflowId)),
+            temporal.client,
+            round,
+          );
+          // What a fault does to the batch as a whole, before the next generation polls (a deploy).
+          for (const f of batchFaults) await f.afterKill?.(atRound(round));
+        },
+        part('kill'),
+      );
       checkLandings(killed, gen, round);
       if (!workerDies) gen.resume(targetsOf(round + 1));
     }
 
     const last = next;
     if (!last.goAt) {
-      await timings.time('launch', () => last.ready);
+      await timings.time('launch', () => last.ready, part('launch'));
       last.go();
     }
-    await timings.time('finish', async () => {
-      // No kill is left to come: a run that keeps failing the same way now never finishes.
-      const watch = watchForStuck(batch, runs, temporal.client, suite.waitingRunsStuck ?? false);
-      try {
-        const unfinished = await waitWhile(
-          last,
-          () => batch.filter((s) => !runs.ended.has(s.workflowId) && !s.stuck),
-          300_000,
-          'finish',
-        );
-        for (const s of unfinished) s.error ??= 'the run did not finish within 5 minutes of its last restart';
-      } finally {
-        await watch.stop();
-      }
-      await suite.settle?.();
-    });
+    await timings.time(
+      'finish',
+      async () => {
+        // No kill is left to come: a run that keeps failing the same way now never finishes.
+        const watch = watchForStuck(batch, runs, temporal.client, suite.waitingRunsStuck ?? false);
+        try {
+          const unfinished = await waitWhile(
+            last,
+            () => batch.filter((s) => !runs.ended.has(s.workflowId) && !s.stuck),
+            300_000,
+            'finish',
+          );
+          for (const s of unfinished) s.error ??= 'the run did not finish within 5 minutes of its last restart';
+        } finally {
+          await watch.stop();
+        }
+        await suite.settle?.();
+      },
+      part('finish'),
+    );
     timings.workerCpu += cpuSeconds(last.pid) ?? 0;
     await last.kill();
   } finally {
@@ -238,7 +253,11 @@ export async function runBatch(plans: readonly Scenario[], ctx: BatchContext): P
     }
   }
 
-  await timings.time('count', () => countBatch(batch, temporal.client, suite, runsOf, generations, runs));
+  await timings.time(
+    'count',
+    () => countBatch(batch, temporal.client, suite, runsOf, generations, runs),
+    part('count'),
+  );
   return batch.map(resultOfRun);
 }
 

@@ -18,6 +18,26 @@ export const PHASES = {
 export type Phase = keyof typeof PHASES;
 
 /**
+ * What the CPU of every process of a sweep went to (`Timings.cpuParts`): the phases of the batches
+ * that kill, with the park before the first kill (the prefix: a fresh run from its start to its
+ * point) apart from a park after a kill, and the clean runs' batches on their own.
+ */
+export const CPU_PARTS = {
+  clean: 'the clean runs (every phase of their batches)',
+  start: PHASES.start,
+  launch: PHASES.launch,
+  /** The next worker generation loads meanwhile: a fork would still need it, so a bound read from this is generous. */
+  prefix: 'running each fresh run to its first crash point',
+  between: 'running each restart to its second crash point',
+  kill: PHASES.kill,
+  finish: PHASES.finish,
+  count: PHASES.count,
+} as const;
+
+/** The name of a CPU part. */
+export type CpuPart = keyof typeof CPU_PARTS;
+
+/**
  * Where a sweep's time goes. Lanes run batches side by side, so phase times are lane-seconds: they
  * add up to the wall time multiplied by the lanes in use, and each phase's share of that sum says
  * where a batch waits.
@@ -28,14 +48,30 @@ export class Timings {
   private readonly resumeWaits: number[] = [];
   /** CPU seconds of the worker generations, each read just before its SIGKILL. */
   workerCpu = 0;
+  /**
+   * CPU seconds of every process of the sweep (`treeCpuSeconds`) by part, read as each timed phase
+   * begins and ends; empty where there is no `/proc`. Only where phases never overlapped
+   * (`cpuPartsOverlapped` false: one lane) does each part hold its own processes' work alone.
+   */
+  readonly cpuParts: Partial<Record<CpuPart, number>> = {};
+  /** Whether two timed phases ever ran at once (lanes side by side): then `cpuParts` mixes them. */
+  cpuPartsOverlapped = false;
+  private inFlight = 0;
 
-  /** Times `fn` as `phase`. */
-  async time<T>(phase: Phase, fn: () => Promise<T>): Promise<T> {
+  /** Times `fn` as `phase`, and its CPU (every process's) as `part` (by default the phase's own; a park's: the prefix). */
+  async time<T>(phase: Phase, fn: () => Promise<T>, part: CpuPart = phase === 'park' ? 'prefix' : phase): Promise<T> {
     const started = performance.now();
+    const cpuBefore = treeCpuSeconds();
+    this.inFlight += 1;
+    if (this.inFlight > 1) this.cpuPartsOverlapped = true;
     try {
       return await fn();
     } finally {
+      this.inFlight -= 1;
       this.phases[phase] += (performance.now() - started) / 1000;
+      const cpuAfter = cpuBefore === null ? null : treeCpuSeconds();
+      if (cpuBefore !== null && cpuAfter !== null)
+        this.cpuParts[part] = (this.cpuParts[part] ?? 0) + Math.max(0, cpuAfter - cpuBefore);
     }
   }
 
@@ -86,6 +122,44 @@ export function cpuWithEndedChildren(): number | null {
   }
 }
 
+/**
+ * CPU seconds used so far by this process and every process under it, alive or ended: each live
+ * process's own time and its waited-for children's (`utime`, `stime`, `cutime`, `cstime` in
+ * `/proc/PID/stat`), so that a SIGKILLed worker, once waited for, stays counted in its parent.
+ * A process that is waited for between two reads of the walk may be missed or counted twice (a
+ * few milliseconds). `null` without `/proc`.
+ */
+export function treeCpuSeconds(): number | null {
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        stats.set(Number(entry), {
+          ppid: Number(f[1]),
+          ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]),
+        });
+      } catch {
+        // gone meanwhile
+      }
+    }
+  } catch {
+    return null;
+  }
+  const children = new Map<number, number[]>();
+  for (const [pid, { ppid }] of stats) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  let ticks = 0;
+  const todo = [process.pid];
+  while (todo.length > 0) {
+    const pid = todo.pop()!;
+    ticks += stats.get(pid)?.ticks ?? 0;
+    todo.push(...(children.get(pid) ?? []));
+  }
+  return stats.has(process.pid) ? ticks / 100 : null;
+}
+
 /** The processes whose parent is `pid` (Linux), for finding a server a wrapper started. */
 export function childPids(pid: number): number[] {
   try {
@@ -126,6 +200,7 @@ export function formatTimings(report: {
   const n = Math.max(report.scenarios.length, 1);
   return [
     `time by phase (lane-seconds): ${phases}`,
+    formatCpuParts(timings),
     wait
       ? `resumed runs waited for their first point: median ${wait.median.toFixed(2)} s, max ${wait.max.toFixed(2)} s (${wait.count} resumes)`
       : '',
@@ -133,4 +208,45 @@ export function formatTimings(report: {
   ]
     .filter(Boolean)
     .join('\n');
+}
+
+/**
+ * The CPU of every process of the sweep by part, and what it bounds ({@link forkGainBound}): a sweep
+ * that forked each scenario instead of running its way to its last kill again would still pay for
+ * everything else. Empty without `/proc`; said as mixed where lanes overlapped.
+ */
+export function formatCpuParts(timings: Timings): string {
+  const parts = timings.cpuParts;
+  const total = Object.values(parts).reduce((a, b) => a + b, 0);
+  if (total <= 0) return '';
+  const named = (Object.keys(CPU_PARTS) as CpuPart[])
+    .filter((p) => parts[p] !== undefined)
+    .map(
+      (p) =>
+        `${p} ${parts[p]!.toFixed(0)}${p === 'prefix' || p === 'finish' ? ` (${((100 * parts[p]!) / total).toFixed(0)}%)` : ''}`,
+    )
+    .join(', ');
+  if (timings.cpuPartsOverlapped)
+    return `CPU by part (core-seconds, lanes overlapped, so the parts are mixed): ${named}`;
+  const bound = forkGainBound(timings);
+  const said =
+    bound !== null
+      ? `; a fork that skipped each run's way to its last kill (start, prefix, between) at no cost would leave the rest: at most ${bound.toFixed(2)} times as fast by CPU`
+      : '';
+  return `CPU by part (core-seconds, every process of the sweep): ${named}${said}`;
+}
+
+/**
+ * The most a sweep that forked every scenario could gain by CPU, had the forks cost nothing: a
+ * first-pass scenario forked from its clean run at its point, a second-pass one from its first
+ * restart at its second point. Its CPU over what is left without the runs' starts, their prefixes and
+ * a restart's way to its second kill. `null` where the parts were not measured apart (no `/proc`,
+ * lanes overlapped) or no run was killed.
+ */
+export function forkGainBound(timings: Timings): number | null {
+  const parts = timings.cpuParts;
+  const total = Object.values(parts).reduce((a, b) => a + b, 0);
+  const forkable = (parts.start ?? 0) + (parts.prefix ?? 0) + (parts.between ?? 0);
+  if (timings.cpuPartsOverlapped || !parts.prefix || total <= forkable) return null;
+  return total / (total - forkable);
 }

@@ -92,20 +92,54 @@ export class Timings {
   }
 }
 
+/** What `/proc/PID/stat` says of a process: its parent, its own CPU ticks and its waited-for children's. */
+interface ProcStat {
+  ppid: number;
+  /** `utime + stime`. */
+  own: number;
+  /** `cutime + cstime`: the children (and theirs) it has waited for. */
+  children: number;
+}
+
+/** A process's `/proc/PID/stat` (`self` for this one); `null` where there is no `/proc` or it is gone. */
+function procStat(pid: number | 'self'): ProcStat | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(f[1]), own: Number(f[11]) + Number(f[12]), children: Number(f[13]) + Number(f[14]) };
+  } catch {
+    return null;
+  }
+}
+
+/** Every process's stat, by pid; `null` without `/proc`. */
+function allProcStats(): Map<number, ProcStat> | null {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  const stats = new Map<number, ProcStat>();
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = procStat(Number(entry)); // null: gone meanwhile
+    if (stat) stats.set(Number(entry), stat);
+  }
+  return stats;
+}
+
+/** USER_HZ is 100 on every Linux Node runs on. */
+const TICKS_PER_SECOND = 100;
+
 /**
  * CPU seconds (user and system) a process has used so far, from `/proc`; `null` where there is no
  * `/proc` (not Linux) or the process is gone.
  */
 export function cpuSeconds(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return ticks / 100; // USER_HZ is 100 on every Linux Node runs on
-  } catch {
-    return null;
-  }
+  const stat = procStat(pid);
+  return stat && stat.own / TICKS_PER_SECOND;
 }
 
 /**
@@ -113,71 +147,35 @@ export function cpuSeconds(pid: number): number | null {
  * waited for): once a sweep has stopped what it started, every process of it. `null` without `/proc`.
  */
 export function cpuWithEndedChildren(): number | null {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return null;
-  }
+  const stat = procStat('self');
+  return stat && (stat.own + stat.children) / TICKS_PER_SECOND;
 }
 
 /**
  * CPU seconds used so far by this process and every process under it, alive or ended: each live
- * process's own time and its waited-for children's (`utime`, `stime`, `cutime`, `cstime` in
- * `/proc/PID/stat`), so that a SIGKILLed worker, once waited for, stays counted in its parent.
- * A process that is waited for between two reads of the walk may be missed or counted twice (a
- * few milliseconds). `null` without `/proc`.
+ * process's own time and its waited-for children's, so that a SIGKILLed worker, once waited for,
+ * stays counted in its parent. A process that is waited for between two reads of the walk may be
+ * missed or counted twice (a few milliseconds). `null` without `/proc`.
  */
 export function treeCpuSeconds(): number | null {
-  const stats = new Map<number, { ppid: number; ticks: number }>();
-  try {
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        stats.set(Number(entry), {
-          ppid: Number(f[1]),
-          ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]),
-        });
-      } catch {
-        // gone meanwhile
-      }
-    }
-  } catch {
-    return null;
-  }
+  const stats = allProcStats();
+  if (!stats?.has(process.pid)) return null;
   const children = new Map<number, number[]>();
   for (const [pid, { ppid }] of stats) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
   let ticks = 0;
   const todo = [process.pid];
   while (todo.length > 0) {
     const pid = todo.pop()!;
-    ticks += stats.get(pid)?.ticks ?? 0;
+    const stat = stats.get(pid);
+    ticks += stat ? stat.own + stat.children : 0;
     todo.push(...(children.get(pid) ?? []));
   }
-  return stats.has(process.pid) ? ticks / 100 : null;
+  return ticks / TICKS_PER_SECOND;
 }
 
 /** The processes whose parent is `pid` (Linux), for finding a server a wrapper started. */
 export function childPids(pid: number): number[] {
-  try {
-    const out: number[] = [];
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        if (ppid === pid) out.push(Number(entry));
-      } catch {
-        // gone meanwhile
-      }
-    }
-    return out;
-  } catch {
-    return [];
-  }
+  return [...(allProcStats() ?? new Map<number, ProcStat>())].filter(([, s]) => s.ppid === pid).map(([p]) => p);
 }
 
 /** Where a sweep's time and CPU went, in a few lines for people. */

@@ -3,7 +3,7 @@ import { agentGenerationEnv, runOptions } from '../agent/agent-suite';
 import { suiteRun } from '../engine/batch';
 import { Generation } from '../engine/generation';
 import { newScenario } from '../engine/scenario';
-import { cpuSeconds } from '../engine/timings';
+import { cpuSeconds, treeCpuSeconds } from '../engine/timings';
 import type { AgentRow } from '../agent/rows';
 import type { World } from '../agent/world';
 
@@ -28,7 +28,7 @@ export async function measureLimit(world: World, variant: AgentRow, runs: number
   try {
     await gen.ready;
     const workerAtStart = cpuSeconds(gen.pid) ?? 0;
-    const serverAtStart = world.serverPid ? cpuSeconds(world.serverPid) : null;
+    const serverAtStart = world.serverPid ? treeCpuSeconds(world.serverPid) : null;
     const harnessAtStart = process.cpuUsage();
     const started = performance.now();
     gen.go();
@@ -45,7 +45,7 @@ export async function measureLimit(world: World, variant: AgentRow, runs: number
     );
     const seconds = (performance.now() - started) / 1000;
     const harness = process.cpuUsage(harnessAtStart);
-    const serverNow = world.serverPid ? cpuSeconds(world.serverPid) : null;
+    const serverNow = world.serverPid ? treeCpuSeconds(world.serverPid) : null;
     return {
       runs,
       seconds,

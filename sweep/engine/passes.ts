@@ -12,7 +12,7 @@ import { startServer, type SweepServer, type TemporalHost } from '../hosts/sweep
 import type { SweepSuite } from './suite';
 import { runScenarios, type Lanes } from './lanes';
 import { KillableServerHost } from '../hosts/killable-server-host';
-import { cpuSeconds, cpuWithEndedChildren, Timings } from './timings';
+import { cpuWithEndedChildren, Timings, treeCpuSeconds } from './timings';
 import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
 import { firstPassOnly } from '../faults';
 
@@ -169,7 +169,7 @@ async function sweepAndStop(options: SweepOptions): Promise<SweepReport> {
   });
   const cpuAtStart = process.cpuUsage();
   const serverPid = server.temporal.pid;
-  const serverCpuAtStart = serverPid ? cpuSeconds(serverPid) : null;
+  const serverCpuAtStart = serverPid ? treeCpuSeconds(serverPid) : null;
   let suite: SweepSuite | null = null;
   // One Temporal server per lane for the rows whose server dies, on a database file of its own.
   const killable = new Map<number, Promise<KillableServerHost>>();
@@ -246,7 +246,7 @@ async function sweepAndStop(options: SweepOptions): Promise<SweepReport> {
         // The sweep's server, and those it killed for the rows whose server dies (which do most of their work).
         server:
           serverPid && serverCpuAtStart !== null
-            ? (cpuSeconds(serverPid) ?? serverCpuAtStart) - serverCpuAtStart + (await killableCpu(killable))
+            ? (treeCpuSeconds(serverPid) ?? serverCpuAtStart) - serverCpuAtStart + (await killableCpu(killable))
             : null,
         workers: timings.workerCpu,
         everyProcess: null,

@@ -152,18 +152,19 @@ export function cpuWithEndedChildren(): number | null {
 }
 
 /**
- * CPU seconds used so far by this process and every process under it, alive or ended: each live
- * process's own time and its waited-for children's, so that a SIGKILLed worker, once waited for,
- * stays counted in its parent. A process that is waited for between two reads of the walk may be
- * missed or counted twice (a few milliseconds). `null` without `/proc`.
+ * CPU seconds used so far by a process (by default this one) and every process under it, alive or
+ * ended: each live process's own time and its waited-for children's, so that a SIGKILLed worker,
+ * once waited for, stays counted in its parent. A process that is waited for between two reads of
+ * the walk may be missed or counted twice (a few milliseconds). `null` without `/proc`, or with the
+ * process gone.
  */
-export function treeCpuSeconds(): number | null {
+export function treeCpuSeconds(root = process.pid): number | null {
   const stats = allProcStats();
-  if (!stats?.has(process.pid)) return null;
+  if (!stats?.has(root)) return null;
   const children = new Map<number, number[]>();
   for (const [pid, { ppid }] of stats) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
   let ticks = 0;
-  const todo = [process.pid];
+  const todo = [root];
   while (todo.length > 0) {
     const pid = todo.pop()!;
     const stat = stats.get(pid);

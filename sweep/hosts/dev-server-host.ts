@@ -5,13 +5,13 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { entryFile, tsxFlags } from '../../common/tsx';
 import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
-import { childPids } from '../engine/timings';
 
 /** The Temporal server of a sweep: its own dev server, or an existing one. */
 export interface TemporalHost {
   address: string;
   /** The Web UI's address, if the dev server serves one. */
   ui: string | null;
+  /** The process that hosts the dev server (the server runs under it), for the CPU of both (`treeCpuSeconds`); `null` for a server the sweep did not start. */
   pid: number | null;
   stop(): Promise<void>;
 }
@@ -49,8 +49,8 @@ export async function startTemporalHost(
   return {
     address: message.address,
     ui: message.uiPort ? `http://127.0.0.1:${message.uiPort}` : null,
-    // The dev server is the host's child (the `temporal` binary), for reading its CPU time.
-    pid: childPids(child.pid!)[0] ?? null,
+    // The host, under which the dev server (the `temporal` binary) runs: its CPU is read with everything under it.
+    pid: child.pid ?? null,
     async stop() {
       child.send('stop');
       await exited;

@@ -53,3 +53,12 @@ test('npm run dev requires the tokens the environment names, as npm run tracker 
     codec: 'c',
   });
 });
+
+test("a config's summary line says its own figures, even through this repository's npm run sweep", async () => {
+  const { statsFormatterOf } = await import('../sweep/cli/command');
+  const table = { rows: [], suite: () => ({}) as never, describe: 'a table', formatStats: () => ", the table's own" };
+  expect(statsFormatterOf(table, undefined)({ kills: 2 })).toBe(", the table's own");
+  // `npm run sweep -- --config FILE`: the table's words would name figures a config has none of.
+  expect(statsFormatterOf(table, 'examples/order/fixed.config.ts')({ kills: 2 })).toBe(', kills 2');
+  expect(statsFormatterOf(undefined, 'crash-sweep.config.ts')({})).toBe('');
+});

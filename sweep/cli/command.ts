@@ -190,7 +190,7 @@ export async function crashSweep(argv: readonly string[], table?: SweepTable): P
   for (const note of report.notes) console.error(note);
   const total = report.scenarios.length;
   console.error(
-    `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations${report.lanes > 1 ? ` in up to ${report.lanes} lanes` : ''}${(table?.formatStats ?? formatStats)(report.stats)}${report.temporalKills > 0 ? `, ${report.temporalKills} Temporal server kills` : ''}`,
+    `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations${report.lanes > 1 ? ` in up to ${report.lanes} lanes` : ''}${statsFormatterOf(table, configPath)(report.stats)}${report.temporalKills > 0 ? `, ${report.temporalKills} Temporal server kills` : ''}`,
   );
   console.error(formatTimings(report));
   const logged = serverLog && describeServerLog(serverLog);
@@ -239,6 +239,17 @@ export async function crashSweep(argv: readonly string[], table?: SweepTable): P
 function sweepCommand(): string {
   const inThisRepository = path.resolve(process.cwd()) === path.resolve(__dirname, '..', '..');
   return process.env.npm_lifecycle_event === 'sweep' || inThisRepository ? 'npm run sweep --' : 'npx crash-sweep';
+}
+
+/**
+ * How the summary line says the suite's own figures: the table's own way for its rows; for a config's
+ * (`--config`, even through a command that has a table), `, NAME N` each.
+ */
+export function statsFormatterOf(
+  table: SweepTable | undefined,
+  configPath: string | undefined,
+): (stats: Record<string, number>) => string {
+  return (configPath === undefined && table?.formatStats) || formatStats;
 }
 
 /** The suite's own figures, for the summary line: `, NAME N` each. */

@@ -114,6 +114,59 @@ describe("the worker's crash hook", () => {
     ]);
   });
 
+  test("a cancelled run's call scheduled before it saw the cancel waits for the server's answer; one scheduled after does not", async () => {
+    const asked: string[] = [];
+    const answers = new Map<string, (answer: 'cancelled' | 'runs') => void>();
+    let attempt: { activityId: string; scheduledAtMs: number } | undefined;
+    const cancelAnswers = {
+      attempt: () => attempt,
+      answerOf: (workflowId: string, activityId: string) => {
+        asked.push(activityId);
+        return new Promise<'cancelled' | 'runs'>((resolve) => answers.set(activityId, resolve));
+      },
+    };
+    const outcomes: Record<string, Promise<string>> = {};
+    const lines: string[] = [];
+    const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      installCrashHook({ targets: {}, operated: { [ids.workflowId]: 'cancel' } }, cancelAnswers);
+      const at = (name: string, detail: string, fromWorkflow = false) =>
+        crashPoint(name, { workflowId: ids.workflowId, detail, execution: 'run-1', fromWorkflow }).then(() => 'passed');
+      const tick = () => new Promise((r) => setTimeout(r, 20));
+      const before = Date.now() - 5_000;
+      await at(CANCEL_SEEN_MARK, '', true);
+      // The dead worker's model call and its write, tried again after the mark, before the answer.
+      attempt = { activityId: '1', scheduledAtMs: before };
+      outcomes.model = at('model.started', 'turn 1');
+      attempt = { activityId: '2', scheduledAtMs: before };
+      outcomes.write = at('tool.started', 'create_issue');
+      await tick();
+      expect(asked).toEqual(['1', '2']);
+      // The server asked to cancel the model call: it never acts. It left the write running (a clean-up waits for it).
+      answers.get('1')!('cancelled');
+      answers.get('2')!('runs');
+      await outcomes.write;
+      // A clean-up call scheduled after the run saw the cancel asks nothing.
+      attempt = { activityId: '3', scheduledAtMs: Date.now() + 1 };
+      await at('cleanup.started', 'undo');
+      expect(asked).toEqual(['1', '2']);
+      expect(await Promise.race([outcomes.model, tick().then(() => 'held')])).toBe('held');
+    } finally {
+      write.mockRestore();
+      setCrashHook(null);
+    }
+    const events = lines
+      .filter((l) => l.startsWith(LINE_PREFIX))
+      .map((l) => JSON.parse(l.slice(LINE_PREFIX.length)) as CrashEvent);
+    expect(events.map((e) => e.type === 'point' && [e.index, e.name])).toEqual([
+      [1, 'tool.started'],
+      [2, 'cleanup.started'],
+    ]);
+  });
+
   test('the marks are never points, in a run the engine did nothing to', async () => {
     const events = await eventsOf({ targets: {} }, async () => {
       await crashPoint(CANCEL_SEEN_MARK, { workflowId: ids.workflowId, detail: '', fromWorkflow: true });

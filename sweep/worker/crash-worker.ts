@@ -1,13 +1,15 @@
 // What every worker process the engine starts does: the crash hook, standby until told to poll, the line protocol.
 import { readFileSync } from 'node:fs';
 import readline from 'node:readline';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { temporal } from '@temporalio/proto';
 import {
   NativeConnection,
   type ActivityInterceptorsFactory,
   type Worker,
   type WorkerOptions,
 } from '@temporalio/worker';
-import { CANCEL_SEEN_MARK, FAILED_FOR_RETRY_MARK, setCrashHook } from '../../common/crash-points';
+import { CANCEL_SEEN_MARK, FAILED_FOR_RETRY_MARK, setCrashHook, type PointContext } from '../../common/crash-points';
 import { LINE_PREFIX, matches, pointKey, samePointForEveryRun, type CrashEvent, type CrashPlan } from './line-protocol';
 import { FINISHING_WORKFLOW_TASKS, SWEEP_WORKER_TUNING } from './tuning';
 
@@ -42,6 +44,32 @@ export interface CrashHookControl {
 /** What the plugin reports, besides points, when a run sees the engine's operation. */
 const OPERATION_MARKS = new Set([FAILED_FOR_RETRY_MARK, CANCEL_SEEN_MARK]);
 
+/** A call's attempt, as the hook sees it at an activity-side point. */
+export interface AttemptSeen {
+  activityId: string;
+  /** When its call was first scheduled (the server's clock, which is this machine's), in ms. */
+  scheduledAtMs: number;
+}
+
+/**
+ * What the hook asks the worker about a run the engine cancelled (`runCrashWorker` answers from the
+ * server). A call the run had scheduled before it saw the cancel may be tried again (its attempt in
+ * the dead worker timed out) while the run's answer to the cancel is still on its way to the server:
+ * the server starts that attempt all the same, and whether it acts would depend on which came first.
+ */
+export interface CancelAnswers {
+  /** The attempt whose point this is; `undefined` outside an activity. */
+  attempt(): AttemptSeen | undefined;
+  /**
+   * Once the server has the run's answer to the cancel: `cancelled` if it asked to cancel the call
+   * (or the run has ended), `runs` if it left the call running (a clean-up that waits for it).
+   */
+  answerOf(workflowId: string, activityId: string): Promise<'cancelled' | 'runs'>;
+}
+
+/** The promise a parked or held call waits on: it never settles. */
+const never = () => new Promise<void>(() => {});
+
 /**
  * Records every crash point this process reaches (a workflow task that runs again reports its points
  * once), and parks each workflow named in the plan at its target: that call does not return, and every
@@ -49,7 +77,7 @@ const OPERATION_MARKS = new Set([FAILED_FOR_RETRY_MARK, CANCEL_SEEN_MARK]);
  * SIGKILLs the process, or resumes the run ({@link CrashHookControl.resume}). Other workflows keep
  * running, so many scenarios can share one process.
  */
-export function installCrashHook(plan: CrashPlan): CrashHookControl {
+export function installCrashHook(plan: CrashPlan, cancelAnswers?: CancelAnswers): CrashHookControl {
   let targets = plan.targets;
   const counts = new Map<string, number>();
   // Each parked workflow, with the calls it holds (resolved by a resume).
@@ -65,14 +93,24 @@ export function installCrashHook(plan: CrashPlan): CrashHookControl {
   // The runs the engine failed for their retry policy or cancelled at the kill before this process,
   // and, once the plugin marks that the run saw it, the execution it was done to (`null` until then).
   const operated = new Map(
-    Object.entries(plan.operated ?? {}).map(([id, kind]) => [id, { kind, marked: null as string | null }]),
+    Object.entries(plan.operated ?? {}).map(([id, kind]) => [
+      id,
+      { kind, marked: null as string | null, markedAtMs: Number.POSITIVE_INFINITY },
+    ]),
   );
 
-  setCrashHook((name, { workflowId, detail, fromWorkflow, execution }) => {
+  // The server's answer to a cancel, by run and call, asked once for all the points of the call.
+  const answers = new Map<string, Promise<'cancelled' | 'runs'>>();
+
+  setCrashHook((name, context) => {
+    const { workflowId, fromWorkflow, execution } = context;
     const op = operated.get(workflowId);
     if (OPERATION_MARKS.has(name)) {
       // Not a point: the run's word that it saw the engine's operation.
-      if (op && op.marked === null) op.marked = execution ?? '';
+      if (op && op.marked === null) {
+        op.marked = execution ?? '';
+        op.markedAtMs = Date.now();
+      }
       return;
     }
     if (op) {
@@ -81,8 +119,21 @@ export function installCrashHook(plan: CrashPlan): CrashHookControl {
       // execution; after a cancel, what the run does is its own clean-up.
       const before = op.marked === null;
       const failed = op.kind === 'retry' && execution !== undefined && execution === op.marked;
-      if (before || failed) return fromWorkflow ? undefined : new Promise<void>(() => {});
+      if (before || failed) return fromWorkflow ? undefined : never();
+      // A call scheduled before the run saw the cancel waits for the run's answer to reach the server:
+      // cancelled, it never acts, as when the answer comes first; left running, it goes on.
+      const attempt = op.kind === 'cancel' && !fromWorkflow ? cancelAnswers?.attempt() : undefined;
+      if (attempt && attempt.scheduledAtMs < op.markedAtMs) {
+        const key = `${workflowId} ${attempt.activityId}`;
+        if (!answers.has(key)) answers.set(key, cancelAnswers!.answerOf(workflowId, attempt.activityId));
+        return answers.get(key)!.then((answer) => (answer === 'cancelled' ? never() : reach(name, context)));
+      }
     }
+    return reach(name, context);
+  });
+
+  /** A point of a run that may act: counted and reported, or parked at, or faulted. */
+  function reach(name: string, { workflowId, detail, fromWorkflow }: PointContext): void | Promise<void> {
     // A kept connection's setup, which only the first run of a process reaches: passed, not counted.
     const own = uncounted.get(workflowId);
     const setup = own?.points.has(pointKey(samePointForEveryRun({ name, detail }, own.ids)));
@@ -112,7 +163,7 @@ export function installCrashHook(plan: CrashPlan): CrashHookControl {
       faulted.add(`${workflowId} ${detail}`);
       throw new Error(`tool server died mid-call at ${name} (${detail})`);
     }
-  });
+  }
 
   return {
     resume(next) {
@@ -162,6 +213,54 @@ function watchForLateness(): ActivityInterceptorsFactory {
   });
 }
 
+/** The attempt each activity-side point is reached in, for the crash hook. */
+const attemptNow = new AsyncLocalStorage<AttemptSeen>();
+
+/** Keeps each activity's attempt where the crash hook finds it ({@link CancelAnswers.attempt}). */
+function keepAttempt(): ActivityInterceptorsFactory {
+  return (ctx) => ({
+    inbound: {
+      execute: (input, next) =>
+        attemptNow.run({ activityId: ctx.info.activityId, scheduledAtMs: ctx.info.scheduledTimestampMs }, () =>
+          next(input),
+        ),
+    },
+  });
+}
+
+/** How often the server is asked whether a cancelled run's answer has reached it. */
+const ANSWER_POLL_MS = 50;
+/** After this long without an answer, a held call goes on (and the run's scenario shows what it did). */
+const ANSWER_CAP_MS = 30_000;
+
+/**
+ * The server's side of {@link CancelAnswers}: asks the server (`DescribeWorkflowExecution`) until the
+ * run has ended, or has asked to cancel the call, or has no workflow task left to answer with.
+ */
+function cancelAnswersOf(connection: NativeConnection, namespace: string): CancelAnswers {
+  const { PendingActivityState, WorkflowExecutionStatus } = temporal.api.enums.v1;
+  return {
+    attempt: () => attemptNow.getStore(),
+    async answerOf(workflowId, activityId) {
+      const deadline = Date.now() + ANSWER_CAP_MS;
+      while (Date.now() < deadline) {
+        const described = await connection.workflowService
+          .describeWorkflowExecution({ namespace, execution: { workflowId } })
+          .catch(() => null); // the server did not answer: asked again
+        if (described) {
+          const status = described.workflowExecutionInfo?.status;
+          if (status !== WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) return 'cancelled';
+          const call = described.pendingActivities?.find((a) => a.activityId === activityId);
+          if (!call || call.state === PendingActivityState.PENDING_ACTIVITY_STATE_CANCEL_REQUESTED) return 'cancelled';
+          if (!described.pendingWorkflowTask) return 'runs';
+        }
+        await new Promise((r) => setTimeout(r, ANSWER_POLL_MS));
+      }
+      return 'runs';
+    },
+  };
+}
+
 /** A generation's exit code when the sweep that started it is gone. */
 export const EXIT_SWEEP_GONE = 3;
 
@@ -182,12 +281,13 @@ export async function runCrashWorker(
   const plan: CrashPlan = process.env.CRASH_PLAN
     ? (JSON.parse(readFileSync(process.env.CRASH_PLAN, 'utf8')) as CrashPlan)
     : { targets: {} };
-  const hook = installCrashHook(plan);
   const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? 'localhost:7233' });
+  const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
+  const hook = installCrashHook(plan, cancelAnswersOf(connection, namespace));
   const workers = [
     await build({
       connection,
-      namespace: process.env.TEMPORAL_NAMESPACE ?? 'default',
+      namespace,
       taskQueue: process.env.TASK_QUEUE ?? 'crash-sweep',
       identity: process.env.WORKER_IDENTITY ? `${process.env.WORKER_IDENTITY}@${process.pid}` : undefined,
       // A generation that parks nothing takes a batch's runs to their end: it works on a few workflow
@@ -198,7 +298,7 @@ export async function runCrashWorker(
         Object.keys(plan.targets).length === 0
           ? { ...SWEEP_WORKER_TUNING, maxConcurrentWorkflowTaskExecutions: FINISHING_WORKFLOW_TASKS }
           : SWEEP_WORKER_TUNING,
-      activityInterceptors: [watchForLateness()],
+      activityInterceptors: [watchForLateness(), keepAttempt()],
     }),
   ].flat();
   emit({ type: 'ready' });

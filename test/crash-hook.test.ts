@@ -117,13 +117,14 @@ describe("the worker's crash hook", () => {
   test("a cancelled run's call scheduled before it saw the cancel waits for the server's answer; one scheduled after does not", async () => {
     const asked: string[] = [];
     const answers = new Map<string, (answer: 'cancelled' | 'runs') => void>();
-    let attempt: { activityId: string; scheduledAtMs: number } | undefined;
-    const cancelAnswers = {
+    let attempt: { activityId: string; scheduledAtMs: number; attempt: number; deadlineMs: number } | undefined;
+    const view = {
       attempt: () => attempt,
-      answerOf: (workflowId: string, activityId: string) => {
+      cancelAnswerOf: (workflowId: string, activityId: string) => {
         asked.push(activityId);
         return new Promise<'cancelled' | 'runs'>((resolve) => answers.set(activityId, resolve));
       },
+      abandoned: () => Promise.resolve(false),
     };
     const outcomes: Record<string, Promise<string>> = {};
     const lines: string[] = [];
@@ -132,16 +133,16 @@ describe("the worker's crash hook", () => {
       return true;
     });
     try {
-      installCrashHook({ targets: {}, operated: { [ids.workflowId]: 'cancel' } }, cancelAnswers);
+      installCrashHook({ targets: {}, operated: { [ids.workflowId]: 'cancel' } }, view);
       const at = (name: string, detail: string, fromWorkflow = false) =>
         crashPoint(name, { workflowId: ids.workflowId, detail, execution: 'run-1', fromWorkflow }).then(() => 'passed');
       const tick = () => new Promise((r) => setTimeout(r, 20));
       const before = Date.now() - 5_000;
       await at(CANCEL_SEEN_MARK, '', true);
       // The dead worker's model call and its write, tried again after the mark, before the answer.
-      attempt = { activityId: '1', scheduledAtMs: before };
+      attempt = { activityId: '1', scheduledAtMs: before, attempt: 2, deadlineMs: Date.now() + 4_000 };
       outcomes.model = at('model.started', 'turn 1');
-      attempt = { activityId: '2', scheduledAtMs: before };
+      attempt = { activityId: '2', scheduledAtMs: before, attempt: 2, deadlineMs: Date.now() + 4_000 };
       outcomes.write = at('tool.started', 'create_issue');
       await tick();
       expect(asked).toEqual(['1', '2']);
@@ -150,7 +151,7 @@ describe("the worker's crash hook", () => {
       answers.get('2')!('runs');
       await outcomes.write;
       // A clean-up call scheduled after the run saw the cancel asks nothing.
-      attempt = { activityId: '3', scheduledAtMs: Date.now() + 1 };
+      attempt = { activityId: '3', scheduledAtMs: Date.now() + 1, attempt: 1, deadlineMs: Date.now() + 4_000 };
       await at('cleanup.started', 'undo');
       expect(asked).toEqual(['1', '2']);
       expect(await Promise.race([outcomes.model, tick().then(() => 'held')])).toBe('held');

@@ -49,22 +49,34 @@ export interface AttemptSeen {
   activityId: string;
   /** When its call was first scheduled (the server's clock, which is this machine's), in ms. */
   scheduledAtMs: number;
+  /** Its attempt number. */
+  attempt: number;
+  /** When its start-to-close timeout runs out, as this worker sees it (the attempt's start here, plus the timeout), in ms. */
+  deadlineMs: number;
 }
 
 /**
- * What the hook asks the worker about a run the engine cancelled (`runCrashWorker` answers from the
- * server). A call the run had scheduled before it saw the cancel may be tried again (its attempt in
- * the dead worker timed out) while the run's answer to the cancel is still on its way to the server:
- * the server starts that attempt all the same, and whether it acts would depend on which came first.
+ * How long before its deadline (as this worker sees it) an attempt's points are checked with the
+ * server: the server's clock for the timeout started when it handed the attempt out, a little sooner.
  */
-export interface CancelAnswers {
+const DEADLINE_CHECKED_BEFORE_MS = 1_000;
+
+/**
+ * What the hook asks of the worker around it (`runCrashWorker` answers, from the activity's context and
+ * from the server): the attempt a point is reached in, and a cancelled run's answer to its cancel.
+ */
+export interface WorkerView {
   /** The attempt whose point this is; `undefined` outside an activity. */
   attempt(): AttemptSeen | undefined;
   /**
-   * Once the server has the run's answer to the cancel: `cancelled` if it asked to cancel the call
-   * (or the run has ended), `runs` if it left the call running (a clean-up that waits for it).
+   * A call the run had scheduled before it saw the cancel may be tried again (its attempt in the dead
+   * worker timed out) while the run's answer to the cancel is still on its way to the server, which
+   * starts that attempt all the same. Resolves once the server has the answer: `cancelled` if it asked
+   * to cancel the call (or the run has ended), `runs` if it left the call running (a clean-up waits for it).
    */
-  answerOf(workflowId: string, activityId: string): Promise<'cancelled' | 'runs'>;
+  cancelAnswerOf(workflowId: string, activityId: string): Promise<'cancelled' | 'runs'>;
+  /** Whether the server has given up on the attempt (it timed out, and the call was retried or failed). */
+  abandoned(workflowId: string, activityId: string, attempt: number): Promise<boolean>;
 }
 
 /** The promise a parked or held call waits on: it never settles. */
@@ -77,7 +89,7 @@ const never = () => new Promise<void>(() => {});
  * SIGKILLs the process, or resumes the run ({@link CrashHookControl.resume}). Other workflows keep
  * running, so many scenarios can share one process.
  */
-export function installCrashHook(plan: CrashPlan, cancelAnswers?: CancelAnswers): CrashHookControl {
+export function installCrashHook(plan: CrashPlan, view?: WorkerView): CrashHookControl {
   let targets = plan.targets;
   const counts = new Map<string, number>();
   // Each parked workflow, with the calls it holds (resolved by a resume).
@@ -122,18 +134,31 @@ export function installCrashHook(plan: CrashPlan, cancelAnswers?: CancelAnswers)
       if (before || failed) return fromWorkflow ? undefined : never();
       // A call scheduled before the run saw the cancel waits for the run's answer to reach the server:
       // cancelled, it never acts, as when the answer comes first; left running, it goes on.
-      const attempt = op.kind === 'cancel' && !fromWorkflow ? cancelAnswers?.attempt() : undefined;
+      const attempt = op.kind === 'cancel' && !fromWorkflow ? view?.attempt() : undefined;
       if (attempt && attempt.scheduledAtMs < op.markedAtMs) {
         const key = `${workflowId} ${attempt.activityId}`;
-        if (!answers.has(key)) answers.set(key, cancelAnswers!.answerOf(workflowId, attempt.activityId));
+        if (!answers.has(key)) answers.set(key, view!.cancelAnswerOf(workflowId, attempt.activityId));
         return answers.get(key)!.then((answer) => (answer === 'cancelled' ? never() : reach(name, context)));
       }
     }
     return reach(name, context);
   });
 
-  /** A point of a run that may act: counted and reported, or parked at, or faulted. */
-  function reach(name: string, { workflowId, detail, fromWorkflow }: PointContext): void | Promise<void> {
+  /** A point of a run that may act. */
+  function reach(name: string, context: PointContext): void | Promise<void> {
+    // An attempt the server has given up on (it timed out: a slow receiver answered it late): what it
+    // reaches is not the run's path, and when it reaches it races the run's next workflow task.
+    // Passed, not counted. Asked of the server only near or past the attempt's deadline.
+    const attempt = context.fromWorkflow ? undefined : view?.attempt();
+    if (attempt && Date.now() > attempt.deadlineMs - DEADLINE_CHECKED_BEFORE_MS)
+      return view!
+        .abandoned(context.workflowId, attempt.activityId, attempt.attempt)
+        .then((abandoned) => (abandoned ? undefined : count(name, context)));
+    return count(name, context);
+  }
+
+  /** A point on the run's path: counted and reported, or parked at, or faulted. */
+  function count(name: string, { workflowId, detail, fromWorkflow }: PointContext): void | Promise<void> {
     // A kept connection's setup, which only the first run of a process reaches: passed, not counted.
     const own = uncounted.get(workflowId);
     const setup = own?.points.has(pointKey(samePointForEveryRun({ name, detail }, own.ids)));
@@ -216,13 +241,23 @@ function watchForLateness(): ActivityInterceptorsFactory {
 /** The attempt each activity-side point is reached in, for the crash hook. */
 const attemptNow = new AsyncLocalStorage<AttemptSeen>();
 
-/** Keeps each activity's attempt where the crash hook finds it ({@link CancelAnswers.attempt}). */
+/** Keeps each activity's attempt where the crash hook finds it ({@link WorkerView.attempt}). */
 function keepAttempt(): ActivityInterceptorsFactory {
   return (ctx) => ({
     inbound: {
       execute: (input, next) =>
-        attemptNow.run({ activityId: ctx.info.activityId, scheduledAtMs: ctx.info.scheduledTimestampMs }, () =>
-          next(input),
+        attemptNow.run(
+          {
+            activityId: ctx.info.activityId,
+            scheduledAtMs: ctx.info.scheduledTimestampMs,
+            attempt: ctx.info.attempt,
+            // A local activity is no pending activity of the server's: never checked.
+            deadlineMs:
+              ctx.info.isLocal || !ctx.info.startToCloseTimeoutMs
+                ? Number.POSITIVE_INFINITY
+                : Date.now() + ctx.info.startToCloseTimeoutMs,
+          },
+          () => next(input),
         ),
     },
   });
@@ -234,14 +269,14 @@ const ANSWER_POLL_MS = 50;
 const ANSWER_CAP_MS = 30_000;
 
 /**
- * The server's side of {@link CancelAnswers}: asks the server (`DescribeWorkflowExecution`) until the
+ * The worker's side of {@link WorkerView}: the attempt from the activity's context; a cancel's answer from the server (`DescribeWorkflowExecution`) until the
  * run has ended, or has asked to cancel the call, or has no workflow task left to answer with.
  */
-function cancelAnswersOf(connection: NativeConnection, namespace: string): CancelAnswers {
+function workerViewOf(connection: NativeConnection, namespace: string): WorkerView {
   const { PendingActivityState, WorkflowExecutionStatus } = temporal.api.enums.v1;
   return {
     attempt: () => attemptNow.getStore(),
-    async answerOf(workflowId, activityId) {
+    async cancelAnswerOf(workflowId, activityId) {
       const deadline = Date.now() + ANSWER_CAP_MS;
       while (Date.now() < deadline) {
         const described = await connection.workflowService
@@ -257,6 +292,15 @@ function cancelAnswersOf(connection: NativeConnection, namespace: string): Cance
         await new Promise((r) => setTimeout(r, ANSWER_POLL_MS));
       }
       return 'runs';
+    },
+    async abandoned(workflowId, activityId, attempt) {
+      const described = await connection.workflowService
+        .describeWorkflowExecution({ namespace, execution: { workflowId } })
+        .catch(() => null);
+      // No answer from the server: counted as live, as before the check.
+      if (!described) return false;
+      const call = described.pendingActivities?.find((a) => a.activityId === activityId);
+      return !call || (call.attempt ?? 0) !== attempt;
     },
   };
 }
@@ -283,7 +327,7 @@ export async function runCrashWorker(
     : { targets: {} };
   const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? 'localhost:7233' });
   const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
-  const hook = installCrashHook(plan, cancelAnswersOf(connection, namespace));
+  const hook = installCrashHook(plan, workerViewOf(connection, namespace));
   const workers = [
     await build({
       connection,

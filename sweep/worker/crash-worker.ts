@@ -203,21 +203,33 @@ export function installCrashHook(plan: CrashPlan, view?: WorkerView): CrashHookC
   };
 }
 
+/** The attempt each activity-side point is reached in, for the crash hook. */
+const attemptNow = new AsyncLocalStorage<AttemptSeen>();
+
 /**
- * Reports every activity that ran past its start-to-close timeout, or that the server cancelled as
- * timed out or unknown: the server gave up on a live attempt and may have started another, so what the
- * run does next was caused by a slow machine, not by a kill. The harness turns it into an error.
+ * Watches every activity attempt. Keeps it where the crash hook finds it ({@link WorkerView.attempt}),
+ * and reports one that ran past its start-to-close timeout, or that the server cancelled as timed out
+ * or unknown: the server gave up on a live attempt and may have started another, so what the run does
+ * next was caused by a slow machine, not by a kill. The harness turns it into an error.
  */
-function watchForLateness(): ActivityInterceptorsFactory {
+function watchAttempts(): ActivityInterceptorsFactory {
   return (ctx) => ({
     inbound: {
       async execute(input, next) {
         const started = performance.now();
+        const { activityId, scheduledTimestampMs, startToCloseTimeoutMs, isLocal, attempt } = ctx.info;
+        const seen: AttemptSeen = {
+          activityId,
+          scheduledAtMs: scheduledTimestampMs,
+          attempt,
+          // A local activity is no pending activity of the server's: never checked.
+          deadlineMs: isLocal || !startToCloseTimeoutMs ? Number.POSITIVE_INFINITY : Date.now() + startToCloseTimeoutMs,
+        };
         try {
-          return await next(input);
+          return await attemptNow.run(seen, () => next(input));
         } finally {
           const ms = Math.round(performance.now() - started);
-          const { startToCloseTimeoutMs, activityType, attempt, workflowExecution } = ctx.info;
+          const { activityType, workflowExecution } = ctx.info;
           const cancelled = ctx.cancellationDetails;
           if (ms > startToCloseTimeoutMs || cancelled?.timedOut || cancelled?.notFound) {
             const why = cancelled?.timedOut
@@ -238,31 +250,6 @@ function watchForLateness(): ActivityInterceptorsFactory {
   });
 }
 
-/** The attempt each activity-side point is reached in, for the crash hook. */
-const attemptNow = new AsyncLocalStorage<AttemptSeen>();
-
-/** Keeps each activity's attempt where the crash hook finds it ({@link WorkerView.attempt}). */
-function keepAttempt(): ActivityInterceptorsFactory {
-  return (ctx) => ({
-    inbound: {
-      execute: (input, next) =>
-        attemptNow.run(
-          {
-            activityId: ctx.info.activityId,
-            scheduledAtMs: ctx.info.scheduledTimestampMs,
-            attempt: ctx.info.attempt,
-            // A local activity is no pending activity of the server's: never checked.
-            deadlineMs:
-              ctx.info.isLocal || !ctx.info.startToCloseTimeoutMs
-                ? Number.POSITIVE_INFINITY
-                : Date.now() + ctx.info.startToCloseTimeoutMs,
-          },
-          () => next(input),
-        ),
-    },
-  });
-}
-
 /** How often the server is asked whether a cancelled run's answer has reached it. */
 const ANSWER_POLL_MS = 50;
 /** After this long without an answer, a held call goes on (and the run's scenario shows what it did). */
@@ -274,14 +261,15 @@ const ANSWER_CAP_MS = 30_000;
  */
 function workerViewOf(connection: NativeConnection, namespace: string): WorkerView {
   const { PendingActivityState, WorkflowExecutionStatus } = temporal.api.enums.v1;
+  // `null`: the server did not answer.
+  const describe = (workflowId: string) =>
+    connection.workflowService.describeWorkflowExecution({ namespace, execution: { workflowId } }).catch(() => null);
   return {
     attempt: () => attemptNow.getStore(),
     async cancelAnswerOf(workflowId, activityId) {
       const deadline = Date.now() + ANSWER_CAP_MS;
       while (Date.now() < deadline) {
-        const described = await connection.workflowService
-          .describeWorkflowExecution({ namespace, execution: { workflowId } })
-          .catch(() => null); // the server did not answer: asked again
+        const described = await describe(workflowId); // no answer: asked again
         if (described) {
           const status = described.workflowExecutionInfo?.status;
           if (status !== WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING) return 'cancelled';
@@ -294,9 +282,7 @@ function workerViewOf(connection: NativeConnection, namespace: string): WorkerVi
       return 'runs';
     },
     async abandoned(workflowId, activityId, attempt) {
-      const described = await connection.workflowService
-        .describeWorkflowExecution({ namespace, execution: { workflowId } })
-        .catch(() => null);
+      const described = await describe(workflowId);
       // No answer from the server: counted as live, as before the check.
       if (!described) return false;
       const call = described.pendingActivities?.find((a) => a.activityId === activityId);
@@ -342,7 +328,7 @@ export async function runCrashWorker(
         Object.keys(plan.targets).length === 0
           ? { ...SWEEP_WORKER_TUNING, maxConcurrentWorkflowTaskExecutions: FINISHING_WORKFLOW_TASKS }
           : SWEEP_WORKER_TUNING,
-      activityInterceptors: [watchForLateness(), keepAttempt()],
+      activityInterceptors: [watchAttempts()],
     }),
   ].flat();
   emit({ type: 'ready' });

@@ -1,14 +1,14 @@
 // What every agent activity shares: the worker's configuration, where a point is reached, the
 // heartbeat, the registered tools and the MCP servers.
 import { Context } from '@temporalio/activity';
-import type { StorageDriverWorkflowInfo } from '@temporalio/common';
 import { crashPoint, type PointName } from '../common/crash-points';
 import { key } from '../common/key';
 import { refused } from './errors';
 import type { ToolRegistry } from './define-tool';
 import type { McpToolbox } from './mcp-toolbox';
 import type { ModelProvider } from './model';
-import type { PayloadStore } from '../store/payload-store';
+import type { PayloadStore, StoreScope } from '../store/payload-store';
+import type { RunChain } from '../store/reference-seal';
 import { DEFAULT_MAX_OUTPUT_BYTES, type OutputLimit } from './tool-output';
 
 /** What the activities need from the worker's environment. */
@@ -45,15 +45,28 @@ export function point(name: PointName | (string & {}), detail: string): Promise<
   return crashPoint(name, { workflowId: run?.workflowId ?? 'standalone', detail, execution: run?.runId });
 }
 
-/** The run whose activity stores: the store keeps a workflow's payloads together. */
-export function storeTarget(): StorageDriverWorkflowInfo {
+/**
+ * The chain of runs the running activity's request belongs to: its workflow id (the server's word)
+ * and the run that began the chain (`firstRunId`, which the workflow takes from the server's record
+ * of its start). What the payload store seals a reference for, and the only chain it reads one for.
+ */
+export function chainOf(req: { firstRunId?: string }): RunChain {
+  const { info } = Context.current();
+  return { workflowId: info.workflowExecution?.workflowId ?? '', firstRunId: req.firstRunId ?? '' };
+}
+
+/** Where the running activity keeps a payload: its run's folder in the store, sealed for its chain. */
+export function storeScope(req: { firstRunId?: string }): StoreScope {
   const { info } = Context.current();
   return {
-    kind: 'workflow',
-    namespace: info.workflowNamespace ?? info.namespace,
-    id: info.workflowExecution?.workflowId,
-    runId: info.workflowExecution?.runId,
-    type: info.workflowType,
+    target: {
+      kind: 'workflow',
+      namespace: info.workflowNamespace ?? info.namespace,
+      id: info.workflowExecution?.workflowId,
+      runId: info.workflowExecution?.runId,
+      type: info.workflowType,
+    },
+    chain: chainOf(req),
   };
 }
 

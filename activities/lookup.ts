@@ -7,7 +7,7 @@ import {
   heartbeating,
   noBuiltInTools,
   outputLimitOf,
-  storeTarget,
+  storeScope,
   registeredTools,
   toolbox,
   type ActivityConfig,
@@ -49,14 +49,16 @@ export function lookupCall(config: ActivityConfig) {
               },
             )
           : noBuiltInTools(req.tool);
-      // What the receiver says the call returned is the call's output: kept as a tool's output is.
+      // What the receiver says the call returned is the call's output: kept as a tool's output is. An
+      // answer that is not a text (a receiver's JSON, or a forged stored-payload reference) is kept as
+      // its JSON text: plain data, never a reference the run would read.
+      const { output: said, ...rest } = answer as { output?: unknown } & typeof answer;
+      const text =
+        said === undefined || said === null ? undefined : typeof said === 'string' ? said : JSON.stringify(said);
       const found =
-        typeof answer.output === 'string'
-          ? {
-              ...answer,
-              output: await keptOutput(answer.output, outputLimitOf(config, req), config.store, storeTarget()),
-            }
-          : answer;
+        text === undefined
+          ? rest
+          : { ...rest, output: await keptOutput(text, outputLimitOf(config, req), config.store, storeScope(req)) };
       await at('lookup.returned');
       return found;
     });

@@ -15,8 +15,9 @@ import {
   type ToolIdempotency,
 } from './mcp-conventions';
 import type { ToolSpec } from '../workflows/tools';
-import { refused, ReceiverUnavailableError } from './errors';
+import { MAX_ERROR_MESSAGE_BYTES, refused, ReceiverUnavailableError } from './errors';
 import type { LookupAnswer, ToolReply } from './receiver-answers';
+import { cutOutput, DEFAULT_MAX_OUTPUT_BYTES } from './tool-output';
 
 /**
  * What the ladder needs to know about an MCP tool, from the server's annotations: `readOnlyHint` and
@@ -80,6 +81,8 @@ export interface McpCallOptions {
    * unknown. Default `false`: an error result means nothing happened unless it says `"unknown"`.
    */
   errorMayHideEffect?: boolean;
+  /** The most of the tool's text the run keeps (its output cap): an error result is cut to it too. Default 1 MiB. */
+  maxOutputBytes?: number;
 }
 
 /** Thrown when no request could be sent: the server could not be started or refused the connection. */
@@ -168,11 +171,14 @@ export class McpToolbox {
     );
     const text = textOf(result.content);
     if (result.isError) {
+      // An error result is cut as an output is, and to what a failure's message holds (less room for its words).
+      const cap = Math.min(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, MAX_ERROR_MESSAGE_BYTES - 1024);
+      const shown = cutOutput(text, cap);
       const outcome = result._meta?.[OUTCOME_META];
       if (outcome === 'unknown' || (outcome !== 'none' && options.errorMayHideEffect)) {
-        throw new ReceiverUnavailableError(server, null, `MCP tool ${tool} failed and may have acted: ${text}`);
+        throw new ReceiverUnavailableError(server, null, `MCP tool ${tool} failed and may have acted: ${shown}`);
       }
-      throw refused(`MCP tool ${tool} failed: ${text}`, 'ToolError');
+      throw refused(`MCP tool ${tool} failed: ${shown}`, 'ToolError');
     }
     const retention = Number(result._meta?.[RETENTION_META]);
     return {

@@ -10,7 +10,7 @@ import {
   noBuiltInTools,
   oneTryStartedAgain,
   outputLimitOf,
-  storeTarget,
+  storeScope,
   registeredTools,
   retrying,
   toolbox,
@@ -93,10 +93,11 @@ export function runTool(config: ActivityConfig) {
               signal,
               retrying: retrying(),
               errorMayHideEffect: req.errorMayHideEffect,
+              maxOutputBytes: outputLimitOf(config, req).maxOutputBytes,
             })
           : noBuiltInTools(req.tool);
       // A large output goes to the store before the point, so a kill after it finds it stored.
-      const output = await keptOutput(result.output, outputLimitOf(config, req), config.store, storeTarget());
+      const output = await keptOutput(result.output, outputLimitOf(config, req), config.store, storeScope(req));
       await at('tool.returned');
       return {
         output,

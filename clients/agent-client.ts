@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { AGENT_WAITING, WAITING_FOR_A_PERSON, WAITING_NONE } from '../common/search-attributes';
 import type { agentWorkflow } from '../workflows/agent';
-import { contextProblem, toolsProblem } from '../workflows/run-input';
+import { contextProblem, textsProblem, toolsProblem } from '../workflows/run-input';
 import { fieldOverCap } from '../workflows/signal-input';
 import { approveSignal, resolveSignal } from '../workflows/signals';
 import type { AgentInput, OpenItem, WaitingState } from '../workflows/types';
@@ -37,6 +37,7 @@ export async function startAgentRun(
   const carried = (options as { carried?: unknown }).carried !== undefined;
   const bad =
     contextProblem(input.context) ??
+    textsProblem(input) ??
     toolsProblem(input) ??
     (carried ? 'carried is the state a run hands itself when it continues as new; a start cannot give it' : null);
   if (bad) throw new TypeError(bad);

@@ -1,8 +1,8 @@
 // The conversation kept in the payload store: one record per model call, each naming the one before.
-import type { StorageDriverWorkflowInfo } from '@temporalio/common';
 import { canonicalJson } from '../common/canonical-json';
 import type { ChatMessage, ConversationRef, KeptMessage, StoredRef } from '../workflows/types';
-import { NoPayloadStoreError, textOf, type PayloadStore } from './payload-store';
+import { NoPayloadStoreError, textOf, type PayloadStore, type StoreScope } from './payload-store';
+import type { RunChain } from './reference-seal';
 
 /**
  * What the store keeps of one model call: the conversation before it, by reference to the previous
@@ -22,7 +22,10 @@ export interface TurnRecord {
  */
 export const RECORD_AFTER_BYTES = 4 * 1024;
 
-/** Conversations this process rebuilt lately, by their record's reference: the next turn's prefix is usually here. */
+/**
+ * Conversations this process rebuilt lately, by their record's reference (seal included): the next
+ * turn's prefix is usually here. Only a reference whose seal held for the chain asking is looked up.
+ */
 const recent = new Map<string, ChatMessage[]>();
 const RECENT_MAX = 256;
 
@@ -34,16 +37,22 @@ function remember(ref: StoredRef, messages: ChatMessage[]): void {
 }
 
 /** A kept message as the model is sent it: a stored output read back. */
-async function resolved(message: KeptMessage, store: PayloadStore | undefined): Promise<ChatMessage> {
+async function resolved(message: KeptMessage, store: PayloadStore | undefined, chain: RunChain): Promise<ChatMessage> {
   if (message.content === null || typeof message.content === 'string') return message as ChatMessage;
-  return { ...message, content: await textOf(message.content, store, 'a tool output of this conversation') };
+  return { ...message, content: await textOf(message.content, store, 'a tool output of this conversation', chain) };
 }
 
 /** The whole conversation up to and with the record `ref` names, read back from the store. */
-export async function storedConversation(ref: StoredRef, store: PayloadStore | undefined): Promise<ChatMessage[]> {
+export async function storedConversation(
+  ref: StoredRef,
+  store: PayloadStore | undefined,
+  chain: RunChain,
+): Promise<ChatMessage[]> {
   if (!store) throw new NoPayloadStoreError('the conversation');
+  // Checked before the cache is asked: a copy of another chain's reference must not be answered from it.
+  store.check(ref, chain);
   // Walk back to a record this process knows (or the first), then forward, so a long chain costs no deep recursion.
-  const chain: TurnRecord[] = [];
+  const records: TurnRecord[] = [];
   let base: ChatMessage[] = [];
   let at: StoredRef | undefined = ref;
   const refs: StoredRef[] = [];
@@ -53,14 +62,14 @@ export async function storedConversation(ref: StoredRef, store: PayloadStore | u
       base = known;
       break;
     }
-    const record: TurnRecord = await store.get<TurnRecord>(at);
-    chain.push(record);
+    const record: TurnRecord = await store.get<TurnRecord>(at, chain);
+    records.push(record);
     refs.push(at);
     at = record.prefix;
   }
   let messages = base;
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const added = await Promise.all(chain[i]!.messages.map((m) => resolved(m, store)));
+  for (let i = records.length - 1; i >= 0; i--) {
+    const added = await Promise.all(records[i]!.messages.map((m) => resolved(m, store, chain)));
     messages = [...messages, ...added];
     remember(refs[i]!, messages);
   }
@@ -71,9 +80,10 @@ export async function storedConversation(ref: StoredRef, store: PayloadStore | u
 export async function wholeConversation(
   conversation: ConversationRef,
   store: PayloadStore | undefined,
+  chain: RunChain,
 ): Promise<ChatMessage[]> {
-  const before = conversation.prefix ? await storedConversation(conversation.prefix, store) : [];
-  const added = await Promise.all(conversation.added.map((m) => resolved(m, store)));
+  const before = conversation.prefix ? await storedConversation(conversation.prefix, store, chain) : [];
+  const added = await Promise.all(conversation.added.map((m) => resolved(m, store, chain)));
   return [...before, ...added];
 }
 
@@ -86,13 +96,13 @@ export async function recordTurn(
   conversation: ConversationRef,
   reply: ChatMessage,
   whole: ChatMessage[],
-  target: StorageDriverWorkflowInfo,
+  scope: StoreScope,
 ): Promise<StoredRef> {
   const record: TurnRecord = {
     ...(conversation.prefix ? { prefix: conversation.prefix } : {}),
     messages: [...conversation.added, reply],
   };
-  const ref = await store.put(record, target);
+  const ref = await store.put(record, scope);
   remember(ref, whole);
   return ref;
 }

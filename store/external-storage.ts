@@ -1,8 +1,10 @@
 // The External Storage a worker and its clients share: which driver, and the size threshold.
 import { ExternalStorage, StorageDriverClaim, type StorageDriver } from '@temporalio/common';
 import { encodeReferencePayload } from '@temporalio/common/lib/internal-non-workflow';
+import type { PayloadCodec } from '@temporalio/common';
 import { LocalStorageDriver } from './local-driver';
-import { DEFAULT_THRESHOLD_BYTES } from './payload-store';
+import { DEFAULT_THRESHOLD_BYTES, PayloadStore } from './payload-store';
+import { sealSecretFrom } from './reference-seal';
 
 /** Thrown for a payload store setting that cannot be used. */
 export class PayloadStoreConfigError extends Error {
@@ -55,4 +57,28 @@ export function checkExternalStorage(): void {
         "add protobufjs@^8 to your project's dependencies so that npm puts one copy at the top and they share it",
     );
   }
+}
+
+/**
+ * The loop's payload store on a worker's External Storage, sealed by its codecs, its references
+ * sealed under a secret every worker of the task queue shares: one derived from the key secret
+ * (`AGENT_KEY_SECRET`) when the worker has one, else the one the local driver keeps in its folder.
+ * A store on another driver (S3) with no key secret is refused: anyone who could start a run could
+ * otherwise hand it a reference to another run's payloads.
+ */
+export function loopPayloadStore(
+  storage: ExternalStorage,
+  codecs: readonly PayloadCodec[] = [],
+  keySecret?: string,
+): PayloadStore {
+  if (keySecret) return new PayloadStore(storage, codecs, sealSecretFrom(keySecret));
+  const local = storage.drivers.find(
+    (d): d is LocalStorageDriver => typeof (d as Partial<LocalStorageDriver>).sealSecret === 'function',
+  );
+  if (!local)
+    throw new PayloadStoreConfigError(
+      `the payload store's driver ${storage.drivers.map((d) => d.name).join(', ')} keeps no secret to seal the run's references with: ` +
+        'give the workers a keySecret (AGENT_KEY_SECRET), the same on every worker of the task queue',
+    );
+  return new PayloadStore(storage, codecs, local.sealSecret());
 }

@@ -21,7 +21,6 @@ import type { ModelRequest } from '../lib/workflow';
 import type { AgentResult } from '../lib/workflow';
 import { LocalStorageDriver } from '../store/local-driver';
 import { externalStorage } from '../store/external-storage';
-import { PayloadStore } from '../store/payload-store';
 import { storeOrphans } from '../sweep/agent/store-orphans';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { ROOT, scriptFile } from './helpers/processes';
@@ -130,10 +129,10 @@ const read = (taskQueue: string, tool: string, turns: number, bytes: number, ext
 function storeContents(): { files: number; bytes: number } {
   let files = 0;
   let bytes = 0;
-  for (const folder of readdirSync(storeDir))
-    for (const name of readdirSync(path.join(storeDir, folder))) {
+  for (const folder of readdirSync(storeDir, { withFileTypes: true }).filter((f) => f.isDirectory()))
+    for (const name of readdirSync(path.join(storeDir, folder.name))) {
       files++;
-      bytes += statSync(path.join(storeDir, folder, name)).size;
+      bytes += statSync(path.join(storeDir, folder.name, name)).size;
     }
   return { files, bytes };
 }
@@ -175,11 +174,10 @@ describe('long runs with large outputs', () => {
     expect(shown.stdout).toMatch(/: completed/);
     // Every object in the store is named by the run's histories, directly or through a stored turn;
     // one that a kill left between its write and history would not be, and is counted.
-    const payloads = new PayloadStore(externalStorage(driver));
-    expect(await storeOrphans(client, handle.workflowId, driver, payloads)).toBe(0);
+    expect(await storeOrphans(client, handle.workflowId, driver)).toBe(0);
     const target = { kind: 'workflow' as const, namespace: 'default', id: handle.workflowId };
     const stray = await driver.store({ target }, [defaultPayloadConverter.toPayload('written, never named')]);
-    expect(await storeOrphans(client, handle.workflowId, driver, payloads)).toBe(1);
+    expect(await storeOrphans(client, handle.workflowId, driver)).toBe(1);
     rmSync(path.join(storeDir, stray[0]!.claimData.object!));
     // Each page is stored once, with one small record per model call.
     const stored = storeContents();

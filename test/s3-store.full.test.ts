@@ -77,6 +77,8 @@ beforeAll(async () => {
     tools: [fetchPage],
     modelProvider: model,
     dataConverter: { externalStorage: s3Storage() },
+    // A store on S3 seals the run's references under the key secret: the driver keeps none of its own.
+    keySecret: 's3-test-key-secret',
   });
   running = worker.run();
 }, 180_000);

@@ -7,8 +7,8 @@ import { openAiModel, type ModelProvider } from '../activities/model';
 import { registerSecrets } from '../common/secrets';
 import { redactingActivities } from '../activities/redaction';
 import { workflowInterceptorModules, type CrashSweepPluginOptions } from '../sweep/plugin';
-import { PayloadStore } from '../store/payload-store';
-import { checkExternalStorage } from '../store/external-storage';
+import type { PayloadStore } from '../store/payload-store';
+import { checkExternalStorage, loopPayloadStore } from '../store/external-storage';
 
 /** Options of {@link createAgentWorker}. */
 export interface AgentWorkerOptions {
@@ -124,7 +124,7 @@ export function createAgentActivities(options: AgentActivitiesOptions) {
       model: modelOf(options),
       mcp: options.mcp,
       tools: new ToolRegistry(options.tools ?? []),
-      store: payloadStoreOf(options.dataConverter),
+      store: payloadStoreOf(options.dataConverter, options.keySecret),
       ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
       ...(options.keySecret ? { keySecret: options.keySecret } : {}),
     }),
@@ -132,10 +132,13 @@ export function createAgentActivities(options: AgentActivitiesOptions) {
 }
 
 /** The loop's payload store: the data converter's External Storage, sealed by its codecs; none without it. */
-function payloadStoreOf(converter: AgentActivitiesOptions['dataConverter']): PayloadStore | undefined {
+function payloadStoreOf(
+  converter: AgentActivitiesOptions['dataConverter'],
+  keySecret: string | undefined,
+): PayloadStore | undefined {
   if (!converter?.externalStorage) return undefined;
   checkExternalStorage();
-  return new PayloadStore(converter.externalStorage, converter.payloadCodecs ?? []);
+  return loopPayloadStore(converter.externalStorage, converter.payloadCodecs ?? [], keySecret);
 }
 
 /** The model of a worker's options: the provider given, or the OpenAI-compatible endpoint named. */

@@ -9,7 +9,7 @@ import {
 } from '@temporalio/workflow';
 import { agentActivities } from './agent-activities';
 import { approvalGate } from './approvals';
-import { carriedProblem, contextProblem, NO_TOOLS } from './run-input';
+import { carriedProblem, contextProblem, NO_TOOLS, textsProblem } from './run-input';
 import { callIdentities, callRunner } from './calls';
 import { personQuestions } from './questions';
 import { pendingQuery } from './signals';
@@ -44,7 +44,7 @@ import {
  * failing its workflow task for ever.
  */
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
-  const badContext = contextProblem(input.context);
+  const badContext = contextProblem(input.context) ?? textsProblem(input);
   if (badContext) throw ApplicationFailure.nonRetryable(`${badContext}; nothing ran`, 'BadInput');
   // A run trusts only the state it handed itself: carried state from a start is refused before anything runs.
   const badCarried = carriedProblem(input.carried, workflowInfo());
@@ -157,6 +157,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
       tools,
       turn,
       ...(execution ? { execution } : {}),
+      firstRunId: workflowInfo().firstExecutionRunId,
     };
     if (inline()) refuseOversizePayload(`the model call's input at turn ${turn}`, jsonBytes(request));
     const { message: reply, finishReason, conversation: recorded } = await activities.callModel(request, turn);

@@ -1,5 +1,5 @@
 // Each tool call's path: its identity, its arguments checked, its approval, its run and the ladder.
-import { ActivityFailure, patched, sleep } from '@temporalio/workflow';
+import { ActivityFailure, patched, sleep, workflowInfo } from '@temporalio/workflow';
 import type { AgentActivityProxies } from './agent-activities';
 import type { approvalGate } from './approvals';
 import { callDigest } from './digest';
@@ -147,6 +147,7 @@ export function callRunner({
     const request = {
       runId: input.runId,
       callId,
+      firstRunId: workflowInfo().firstExecutionRunId,
       tool: spec.name,
       args,
       sendKey: spec.sendsKey,

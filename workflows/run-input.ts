@@ -8,6 +8,19 @@ export function contextProblem(context: unknown): string | null {
   return null;
 }
 
+/**
+ * Why a run's `task` and `instructions` cannot start a conversation, or `null`: each is a text (the
+ * instructions may be left out). Anything else would go to the model as a message's content, and an
+ * object there could pass for a stored-payload reference.
+ */
+export function textsProblem(input: { task?: unknown; instructions?: unknown }): string | null {
+  if (typeof input.task !== 'string')
+    return `the run's task must be a text, not ${input.task === null ? 'null' : Array.isArray(input.task) ? 'an array' : typeof input.task}`;
+  if (input.instructions !== undefined && typeof input.instructions !== 'string')
+    return `the run's instructions must be a text, not ${input.instructions === null ? 'null' : typeof input.instructions}`;
+  return null;
+}
+
 /** Why a run that names no tools is refused: it names those registered on the worker, or MCP servers. */
 export const NO_TOOLS =
   'the run names no tools: give it tools (registered on the worker with defineTool) or mcpServers (or both)';

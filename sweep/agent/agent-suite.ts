@@ -5,8 +5,6 @@ import type { RetryPolicy } from '@temporalio/common';
 import { countEffects, TRIAGE_EFFECTS } from './effects';
 import { storeOrphans } from './store-orphans';
 import { LocalStorageDriver } from '../../store/local-driver';
-import { PayloadStore } from '../../store/payload-store';
-import { externalStorage } from '../../store/external-storage';
 import { effectsInHistory } from './history-effects';
 import { approvalBreaches, approvedCallsInHistory } from './approvals-in-history';
 import type { GenerationEnv } from '../engine/generation';
@@ -92,7 +90,6 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
   const mcp = { kills: 0, requests: 0 };
   // The payload store the workers share (AGENT_PAYLOAD_DIR of `agentWorker`), and what it holds that no history names.
   const payloads = new LocalStorageDriver({ dir: path.join(world.dir, 'payloads') });
-  const payloadStore = new PayloadStore(externalStorage(payloads));
   const stored = { runs: 0, orphans: 0 };
   const trackerKills = { kills: 0, requests: 0 };
   // The tracker of each run whose row kills its tracker (a process, chosen by the run's lane) or
@@ -219,7 +216,7 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
       const asks = person.asksFor(run.workflowId);
       if ((await payloads.objectsOf(run.workflowId)).length > 0) {
         stored.runs += 1;
-        stored.orphans += await storeOrphans(run.client, run.workflowId, payloads, payloadStore);
+        stored.orphans += await storeOrphans(run.client, run.workflowId, payloads);
       }
       // The designs' results report neither count.
       const { questionsAsked = 0, approvalsRequested = 0 } = (result ?? {}) as Partial<AgentResult>;

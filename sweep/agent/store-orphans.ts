@@ -1,11 +1,10 @@
 // Objects of the payload store that no history of a run names: what a kill between a store write and
 // the history event that would have named it leaves behind.
 import type { Client } from '@temporalio/client';
-import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { defaultPayloadConverter, StorageDriverClaim, type Payload } from '@temporalio/common';
 import { decodeReferencePayload, isReferencePayload } from '@temporalio/common/lib/internal-non-workflow';
 import type { temporal } from '@temporalio/proto';
 import type { LocalStorageDriver } from '../../store/local-driver';
-import type { PayloadStore } from '../../store/payload-store';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -54,14 +53,10 @@ async function executions(client: Client, workflowId: string): Promise<HistoryEv
 /**
  * How many of the objects the store holds for `workflowId` no history of the run names, directly (an
  * External Storage reference) or through what it names (a stored turn names the one before it and the
- * outputs it holds). Zero when the store holds nothing for the run.
+ * outputs it holds). Zero when the store holds nothing for the run. The sweep's own audit of its own
+ * store (plain payloads, no codec): it reads the objects through the driver, not as a run would.
  */
-export async function storeOrphans(
-  client: Client,
-  workflowId: string,
-  driver: LocalStorageDriver,
-  store: PayloadStore,
-): Promise<number> {
+export async function storeOrphans(client: Client, workflowId: string, driver: LocalStorageDriver): Promise<number> {
   const objects = await driver.objectsOf(workflowId);
   if (objects.length === 0) return 0;
   const named = new Set<string>();
@@ -89,7 +84,10 @@ export async function storeOrphans(
     const ref = pending.pop()!;
     if (named.has(ref.claim.object!)) continue;
     named.add(ref.claim.object!);
-    const value = await store.get(ref).catch(() => undefined);
+    const value = await driver
+      .retrieve({}, [new StorageDriverClaim(ref.claim)])
+      .then(([payload]) => defaultPayloadConverter.fromPayload(payload!))
+      .catch(() => undefined);
     refsIn(value, pending);
   }
   return objects.filter((o) => !named.has(o.object)).length;

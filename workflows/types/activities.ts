@@ -39,6 +39,8 @@ export interface ModelCallRequest extends Omit<ModelRequest, 'messages'> {
   /** The turn this call answers, from 1. */
   turn?: number;
   execution?: RunExecution;
+  /** The run that began this run's chain (`firstExecutionRunId`): what the payload store seals its references for. */
+  firstRunId?: string;
 }
 
 /** What the model activity returns. */
@@ -62,6 +64,8 @@ export interface ToolRequest {
   callId: string;
   tool: string;
   args: Record<string, unknown>;
+  /** The run that began this run's chain (`firstExecutionRunId`): what the payload store seals its references for. */
+  firstRunId?: string;
   /** The receiver honours the call's key: a registered tool's lookup may ask by it (`byKey`). */
   sendKey: boolean;
   /** The MCP server that serves the tool. */

@@ -18,11 +18,14 @@ export interface ToolCall {
 
 /**
  * Where a payload lives in the payload store: the driver's name and its claim (for the local driver,
- * the object's path and SHA-256; for S3, the bucket, key and SHA-256). Small: this is what history holds.
+ * the object's path and SHA-256; for S3, the bucket, key and SHA-256), and the seal that lets the
+ * chain of runs that stored it, and no other, read it back. Small: this is what history holds.
  */
 export interface StoredRef {
   driver: string;
   claim: Record<string, string>;
+  /** HMAC-SHA-256 under the store's secret over driver, claim and chain; a reference without one is never read. */
+  seal?: string;
 }
 
 /**

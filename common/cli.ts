@@ -54,6 +54,16 @@ export function parsePort(text: string | undefined, usage: string, fallback?: nu
  * Runs an entry point's `main`, printing a failure as one line and exiting non-zero: 2 for a bad
  * command line, 1 for anything else (or what `statusOf` says of it).
  */
+/**
+ * Text for a terminal or a CI log that no CI runner reads as a command: a line that would begin (after
+ * its indent) with `::` (a GitHub Actions workflow command, `::add-mask::`, `::error`...) or `##[` (its
+ * older form, and Azure's) is shown behind a `| `. What a run says (a failure's message, a stuck cause)
+ * may hold such lines; the sweep's own output must not turn them into commands.
+ */
+export function inertLines(text: string): string {
+  return text.replace(/\r(?!\n)/g, '\n').replace(/^([ \t]*)(::|##\[)/gm, '$1| $2');
+}
+
 export function runMain(main: () => Promise<void>, statusOf?: (err: Error) => number): void {
   // A reader that has read enough (`| head`) closes the pipe: that ends the command, and is no error.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -61,7 +71,7 @@ export function runMain(main: () => Promise<void>, statusOf?: (err: Error) => nu
     throw err;
   });
   main().catch((err: Error) => {
-    console.error(err.message);
+    console.error(inertLines(err.message));
     process.exit(err instanceof UsageError ? 2 : (statusOf?.(err) ?? 1));
   });
 }

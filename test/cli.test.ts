@@ -62,3 +62,16 @@ test("a config's summary line says its own figures, even through this repository
   expect(statsFormatterOf(table, 'examples/order/fixed.config.ts')({ kills: 2 })).toBe(', kills 2');
   expect(statsFormatterOf(undefined, 'crash-sweep.config.ts')({})).toBe('');
 });
+
+test('what a command prints from a run is inert in a CI log: no line of it begins a GitHub Actions command, and the text stays readable', async () => {
+  const { inertLines } = await import('../common/cli');
+  const fromRun =
+    'activity charge keeps failing (attempt 10): boom\n::add-mask::hunter2\n  ::error file=x::planted\r::warning::cr\n##[error]old form';
+  const shown = inertLines(`stuck: agent-3: ${fromRun}`);
+  for (const line of shown.split('\n')) expect(line).not.toMatch(/^\s*(::|##\[)/);
+  expect(shown).toBe(
+    'stuck: agent-3: activity charge keeps failing (attempt 10): boom\n| ::add-mask::hunter2\n  | ::error file=x::planted\n| ::warning::cr\n| ##[error]old form',
+  );
+  // Ordinary output passes as it is.
+  expect(inertLines('a :: b\nerror: x: y')).toBe('a :: b\nerror: x: y');
+});

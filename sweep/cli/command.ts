@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { commaList, parseCommandLine, UsageError } from '../../common/cli';
+import { commaList, inertLines, parseCommandLine, UsageError } from '../../common/cli';
 import { ConfigError, loadSweepConfig } from '../config/load-config';
 import { configRows, configSuite } from '../config/config-suite';
 import { DEFAULT_BATCH, DEFAULT_LANES, DEFAULT_RERUNS, runSweep, type SuiteFactory } from '../engine/passes';
@@ -152,7 +152,7 @@ export async function crashSweep(argv: readonly string[], table?: SweepTable): P
   // Interrupted (Ctrl-C, a CI job's SIGTERM): exit, which SIGKILLs every process the sweep started
   // (hosts/children.ts); the sweep's own dev server stops as its parent goes.
   let onInterrupt: (signal: NodeJS.Signals) => void = (signal) => {
-    console.error(`${signal}: the sweep stops, and every process it started with it`);
+    say(`${signal}: the sweep stops, and every process it started with it`);
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => onInterrupt(signal));
@@ -162,7 +162,7 @@ export async function crashSweep(argv: readonly string[], table?: SweepTable): P
   const passes = values.full
     ? 'killed once and twice'
     : 'first pass only: killed once (--full kills every restart again)';
-  console.error(
+  say(
     `crash sweep: ${variants.map((v) => v.name).join(', ')} (${passes})${values.address ? ` on ${values.address}` : ''}${shard ? `, shard ${shard.index}/${shard.count}` : ''}`,
   );
   // The dev server's own log is kept apart from the sweep's output, and named at the end if it says anything.
@@ -183,38 +183,38 @@ export async function crashSweep(argv: readonly string[], table?: SweepTable): P
     address: values.address,
     namespace: values.namespace,
     keepServer: values['keep-server'],
-    progress: (line) => console.error(`[${elapsed()}] ${line}`),
+    progress: (line) => say(`[${elapsed()}] ${line}`),
     serverLog,
   });
 
-  for (const note of report.notes) console.error(note);
+  for (const note of report.notes) say(note);
   const total = report.scenarios.length;
-  console.error(
+  say(
     `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations${report.lanes > 1 ? ` in up to ${report.lanes} lanes` : ''}${statsFormatterOf(table, configPath)(report.stats)}${report.temporalKills > 0 ? `, ${report.temporalKills} Temporal server kills` : ''}`,
   );
-  console.error(formatTimings(report));
+  say(formatTimings(report));
   const logged = serverLog && describeServerLog(serverLog);
-  if (logged) console.error(logged);
-  if (report.reruns.length > 0) console.error(formatReruns(report.reruns));
+  if (logged) say(logged);
+  if (report.reruns.length > 0) say(formatReruns(report.reruns));
   const rerun = { existingServer: values.address !== undefined, config: configPath, command: sweepCommand() };
   const data = jsonReport(report, rerun);
   // A control that shows no damage fails the sweep (not judged for one scenario or a shard).
-  if (report.controls) console.error(formatControls(report.controls));
+  if (report.controls) say(formatControls(report.controls));
   const verdict = reportEnd(data, report.controls, reporting);
   // Runs that can never finish are damage, not errors: each is named with its cause.
   const stuck = report.scenarios.filter((s) => s.stuck);
   for (const s of stuck.slice(0, 20))
-    console.error(
+    say(
       `stuck: ${s.id}: ${describeStuck(s.stuck!)}\n  again: ${rerunCommand(
         s.row.name,
         s.kills.map((k) => k.index ?? 0),
         rerun,
       )}`,
     );
-  if (stuck.length > 20) console.error(`and ${stuck.length - 20} more stuck (--json lists them all)`);
+  if (stuck.length > 20) say(`and ${stuck.length - 20} more stuck (--json lists them all)`);
   const failed = report.scenarios.filter((s) => s.error);
   for (const s of failed.slice(0, 20))
-    console.error(
+    say(
       `error: ${s.id}: ${s.error}\n  again: ${rerunCommand(
         s.row.name,
         s.kills.map((k) => k.index ?? 0),
@@ -222,13 +222,13 @@ export async function crashSweep(argv: readonly string[], table?: SweepTable): P
       )}`,
     );
   if (report.kept) {
-    console.error(
+    say(
       `the Temporal dev server is still running at ${report.kept.address}, Web UI at ${report.kept.ui}; Ctrl-C stops it`,
     );
     await new Promise<void>((stop) => (onInterrupt = () => stop()));
     await report.kept.stop();
   }
-  for (const line of formatVerdict(verdict, reporting.failOn)) console.error(line);
+  for (const line of formatVerdict(verdict, reporting.failOn)) say(line);
   process.exitCode = verdict.status;
 }
 
@@ -262,6 +262,11 @@ function formatStats(stats: Record<string, number>): string {
 /** The exit status of a command that failed: bad input for a config or shard reports it cannot use, else the harness's failure. */
 export function exitStatusOf(err: Error): number {
   return err instanceof ConfigError || err instanceof MergeError ? EXIT_STATUS.badInput : EXIT_STATUS.harness;
+}
+
+/** One line (or block) of the sweep's own output on stderr, made inert for CI: text from the runs may hold anything. */
+function say(text: string): void {
+  console.error(inertLines(text));
 }
 
 /** The names a config file is found by, in a folder, when no `--config` is given (as test runners find theirs). */

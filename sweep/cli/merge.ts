@@ -1,7 +1,7 @@
 // `crash-sweep merge A.json B.json ...`: the shards of one sweep (`--shard K/N`) joined into its table,
 // and into one JSON report and one HTML page, as a single sweep would have written them.
 import { readFileSync } from 'node:fs';
-import { parseCommandLine, UsageError } from '../../common/cli';
+import { inertLines, parseCommandLine, UsageError } from '../../common/cli';
 import { formatReruns } from '../report/json';
 import { MergeError, mergeShards, parseShardReport } from '../report/merge';
 import { formatControls, judgeControls } from '../judge/controls';
@@ -45,12 +45,13 @@ export async function mergeCommand(argv: string[]): Promise<void> {
   } catch (err) {
     throw new UsageError((err as Error).message, MERGE_USAGE);
   }
-  console.error(`${merged.scenarios.length} scenarios from ${reports.length} shards`);
-  if (merged.reruns.length > 0) console.error(formatReruns(merged.reruns));
+  console.error(inertLines(`${merged.scenarios.length} scenarios from ${reports.length} shards`));
+  if (merged.reruns.length > 0) console.error(inertLines(formatReruns(merged.reruns)));
   const controls = judgeControls(merged.rows);
-  console.error(formatControls(controls));
+  console.error(inertLines(formatControls(controls)));
   const verdict = reportEnd(merged, controls, reporting);
-  for (const s of merged.scenarios.filter((x) => x.error).slice(0, 20)) console.error(`error: ${s.id}: ${s.error}`);
-  for (const line of formatVerdict(verdict, reporting.failOn)) console.error(line);
+  for (const s of merged.scenarios.filter((x) => x.error).slice(0, 20))
+    console.error(inertLines(`error: ${s.id}: ${s.error}`));
+  for (const line of formatVerdict(verdict, reporting.failOn)) console.error(inertLines(line));
   process.exitCode = verdict.status;
 }

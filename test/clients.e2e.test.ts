@@ -1,5 +1,8 @@
 // The clients as a person runs them: start, approve, resolve, status, key, with and without a worker alive.
 import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { msToTs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
@@ -145,6 +148,36 @@ describe('command-line clients against a real dev server', () => {
     expect(result.questionsAsked).toBe(0);
     expect(Object.values(result.rungs)).toEqual(['clean', 'clean', 'clean', 'clean']);
   });
+
+  test("start --wait reads back a result the workers offloaded to the payload store (npm run dev's, found by DEV_DIR)", async () => {
+    const devDir = mkdtempSync(path.join(tmpdir(), 'clients-dev-'));
+    // As npm run dev makes it, before any client runs.
+    mkdirSync(path.join(devDir, 'payloads'));
+    const taskQueue = `${TASK_QUEUE}-offloaded`;
+    // Every payload of 512 bytes or more goes to the store: the run's result is a reference in history.
+    const worker = startWorkerChild(system(), taskQueue, undefined, {
+      AGENT_PAYLOAD_DIR: path.join(devDir, 'payloads'),
+      AGENT_PAYLOAD_THRESHOLD_BYTES: '512',
+    });
+    try {
+      const res = await cli('start', ['--task', 'coupon bug', '--repo', 'cli-offloaded', '--wait'], {
+        TASK_QUEUE: taskQueue,
+        DEV_DIR: devDir,
+      });
+      expect(res.stderr).not.toMatch(/TMPRL1105/);
+      expect(res.code).toBe(0);
+      const [workflowId, ...json] = res.stdout.split('\n');
+      expect(JSON.parse(json.join('\n')).answer).toMatch(/^Triage done. Filed #1 and #2/);
+      // The result was offloaded: history holds a reference, the store the payload.
+      expect(readdirSync(path.join(devDir, 'payloads', encodeURIComponent(workflowId!))).length).toBeGreaterThan(0);
+      const status = await cli('status', [workflowId!], { DEV_DIR: devDir });
+      expect(status.code).toBe(0);
+      expect(status.stdout).toMatch(/: completed/);
+    } finally {
+      await worker.kill();
+      rmSync(devDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   test('each client prints one clear line and exits non-zero for an unknown workflow, unknown call, bad flags or no server', async () => {
     const unknown = await cli('status', ['triage-nope']);

@@ -79,3 +79,44 @@ describe('npm run sweep: one scenario, an existing server, bad arguments', () =>
     expect(failure?.stderr).toMatch(message as RegExp);
   });
 });
+
+test("a sweep that cannot judge (its clean run's check fails with lines a CI runner reads as commands) prints them inert, and still writes every report with the reason", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sweep-cli-inert-'));
+  const file = (name: string) => path.join(dir, name);
+  const config = path.join(ROOT, 'test', 'fixtures', 'configs', 'check-says-commands.config.ts');
+  const failed = await sweep([
+    '--config',
+    config,
+    '--reporter',
+    `table,github,junit=${file('junit.xml')}`,
+    '--json',
+    file('report.json'),
+    '--html',
+    file('report.html'),
+  ]).then(
+    () => {
+      throw new Error('the sweep passed');
+    },
+    (err: { code: number; stdout: string; stderr: string }) => err,
+  );
+  expect(failed.code).toBe(3);
+  // No line of stderr, and no line of stdout but the github reporter's own (one line each), begins a command.
+  for (const line of failed.stderr.split('\n')) expect(line).not.toMatch(/^\s*(::|##\[)/);
+  expect(failed.stderr).toMatch(
+    /the sweep could not judge: the clean run of order-says-commands .*the shop said:\n\| ::add-mask::hunter2\n {2}\| ::error title=planted/,
+  );
+  const commands = failed.stdout.split('\n').filter((l) => /^\s*(::|##\[)/.test(l));
+  expect(commands.length).toBeGreaterThan(0);
+  for (const line of commands) {
+    expect(line).toMatch(/^::(error|notice)( [^:]*)?::/);
+    expect(line).not.toMatch(/^::add-mask/);
+  }
+  // The reporter's own annotation carries the run's lines escaped, inside its one line.
+  expect(failed.stdout).toContain('the shop said:%0A::add-mask::hunter2%0A  ::error title=planted');
+  expect(failed.stdout).toMatch(/crash sweep: 0 scenarios in 0 rows: could not judge \(1 reason\) \(exit status 3\)/);
+  // The reports are there, each with the reason.
+  const json = JSON.parse(readFileSync(file('report.json'), 'utf8')) as { scenarios: unknown[] };
+  expect(json.scenarios).toEqual([]);
+  expect(readFileSync(file('junit.xml'), 'utf8')).toMatch(/the clean run of order-says-commands/);
+  expect(readFileSync(file('report.html'), 'utf8')).toMatch(/<html/i);
+}, 180_000);

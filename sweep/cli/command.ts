@@ -6,14 +6,21 @@ import path from 'node:path';
 import { commaList, inertLines, parseCommandLine, UsageError } from '../../common/cli';
 import { ConfigError, loadSweepConfig } from '../config/load-config';
 import { configRows, configSuite } from '../config/config-suite';
-import { DEFAULT_BATCH, DEFAULT_LANES, DEFAULT_RERUNS, runSweep, type SuiteFactory } from '../engine/passes';
+import {
+  DEFAULT_BATCH,
+  DEFAULT_LANES,
+  DEFAULT_RERUNS,
+  runSweep,
+  type SuiteFactory,
+  type SweepReport,
+} from '../engine/passes';
 import type { SuiteRow } from '../engine/suite';
 import { formatRowList, parseScenarioLabel, parseShard, pickRows, type Shard } from '../engine/planning';
 import { MERGE_USAGE, mergeCommand } from './merge';
 import { MergeError } from '../report/merge';
 import { describeServerLog } from '../hosts/dev-server-host';
-import { formatReruns, jsonReport, rerunCommand } from '../report/json';
-import { EXIT_STATUS, formatVerdict } from '../judge/verdict';
+import { formatReruns, jsonReport, rerunCommand, type JsonReport } from '../report/json';
+import { EXIT_STATUS, formatVerdict, type Verdict } from '../judge/verdict';
 import { REPORTING_FLAGS, REPORTING_HELP, REPORTING_USAGE, reportEnd, reportingOf, type Reporting } from './reporting';
 import { formatTimings } from '../engine/timings';
 import { describeStuck } from '../judge/stuck';
@@ -170,22 +177,30 @@ export async function crashSweep(argv: readonly string[], table?: SweepTable): P
     ? undefined
     : path.join(mkdtempSync(path.join(os.tmpdir(), 'crash-sweep-')), 'dev-server.log');
   for (const r of reporting.reporters) r.onBegin?.(variants.map((v) => v.name));
-  const report = await runSweep({
-    suite,
-    rows: variants.map((v) => v.name),
-    // A scenario N.M is one of the second pass.
-    twice: values.full || (values.scenario !== undefined && parseScenarioLabel(values.scenario).second !== undefined),
-    batchSize,
-    lanes,
-    reruns,
-    shard,
-    scenario: values.scenario,
-    address: values.address,
-    namespace: values.namespace,
-    keepServer: values['keep-server'],
-    progress: (line) => say(`[${elapsed()}] ${line}`),
-    serverLog,
-  });
+  const rerun = { existingServer: values.address !== undefined, config: configPath, command: sweepCommand() };
+  let report: SweepReport;
+  try {
+    report = await runSweep({
+      suite,
+      rows: variants.map((v) => v.name),
+      // A scenario N.M is one of the second pass.
+      twice: values.full || (values.scenario !== undefined && parseScenarioLabel(values.scenario).second !== undefined),
+      batchSize,
+      lanes,
+      reruns,
+      shard,
+      scenario: values.scenario,
+      address: values.address,
+      namespace: values.namespace,
+      keepServer: values['keep-server'],
+      progress: (line) => say(`[${elapsed()}] ${line}`),
+      serverLog,
+    });
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof UsageError) throw err;
+    cannotJudge(err as Error, reporting, { rerun, shard: shard ?? null, seconds: (Date.now() - started) / 1000 });
+    return;
+  }
 
   for (const note of report.notes) say(note);
   const total = report.scenarios.length;
@@ -196,7 +211,6 @@ export async function crashSweep(argv: readonly string[], table?: SweepTable): P
   const logged = serverLog && describeServerLog(serverLog);
   if (logged) say(logged);
   if (report.reruns.length > 0) say(formatReruns(report.reruns));
-  const rerun = { existingServer: values.address !== undefined, config: configPath, command: sweepCommand() };
   const data = jsonReport(report, rerun);
   // A control that shows no damage fails the sweep (not judged for one scenario or a shard).
   if (report.controls) say(formatControls(report.controls));
@@ -262,6 +276,32 @@ function formatStats(stats: Record<string, number>): string {
 /** The exit status of a command that failed: bad input for a config or shard reports it cannot use, else the harness's failure. */
 export function exitStatusOf(err: Error): number {
   return err instanceof ConfigError || err instanceof MergeError ? EXIT_STATUS.badInput : EXIT_STATUS.harness;
+}
+
+/**
+ * A sweep that stopped before it could judge (a clean run that is not clean, a harness that failed):
+ * every reporter still ends, with no scenario and the reason as the verdict, so a CI page shows why
+ * (the JUnit, JSON and HTML files are written; the github reporter annotates the reason).
+ */
+function cannotJudge(
+  err: Error,
+  reporting: Reporting,
+  context: { rerun: JsonReport['rerun']; shard: JsonReport['shard']; seconds: number },
+): void {
+  const report: JsonReport = {
+    rows: [],
+    points: {},
+    seconds: context.seconds,
+    notes: [],
+    rerun: context.rerun,
+    shard: context.shard,
+    scenarios: [],
+    reruns: [],
+  };
+  const verdict: Verdict = { status: EXIT_STATUS.harness, damaged: [], harness: [err.message] };
+  for (const r of reporting.reporters) r.onEnd?.({ report, verdict, failOn: reporting.failOn });
+  for (const line of formatVerdict(verdict, reporting.failOn)) say(line);
+  process.exitCode = verdict.status;
 }
 
 /** One line (or block) of the sweep's own output on stderr, made inert for CI: text from the runs may hold anything. */

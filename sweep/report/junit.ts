@@ -69,6 +69,16 @@ export function junitXml(report: JsonReport, verdict: Verdict, failOn: readonly 
         : testCase;
     });
   if (controlCases.length > 0) suites.push({ name: 'controls', cases: controlCases });
+  // A sweep that stopped before any scenario (a clean run that was not clean) says why, as an error.
+  if (report.scenarios.length === 0 && blind.length > 0)
+    suites.push({
+      name: 'harness',
+      cases: blind.map((line, i) => ({
+        classname: 'crash-sweep.harness',
+        name: `the sweep could judge (${i + 1})`,
+        outcome: { kind: 'error', message: line, type: 'cannot-judge', text: line },
+      })),
+    });
   const all = suites.flatMap((suite) => suite.cases);
   const count = (kind: 'failure' | 'error') => all.filter((c) => c.outcome?.kind === kind).length;
   return [

@@ -11,7 +11,9 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { z } from 'zod/v4';
 import { devServerExecutable } from '../common/temporal-cli';
-import { startAgentRun } from '../lib/client';
+import { approveCall, startAgentRun, waitingFor } from '../lib/client';
+import { resetRun } from '../common/operations';
+import { eventually } from './helpers/runs';
 import { createAgentWorker, defineTool, loadMcpConfig, McpToolbox, type ModelProvider } from '../lib/worker';
 import type { AgentInput, AgentResult, ModelRequest, StoredText } from '../lib/workflow';
 import { LocalStorageDriver } from '../store/local-driver';
@@ -43,6 +45,16 @@ const readPrivate = defineTool({
   effect: 'read-only',
   // The private words lie past the first 160 characters, which history keeps beside the reference for people.
   run: async () => `${'a'.repeat(1_000)} ${PRIVATE} `.padEnd(20_000, 'a'),
+});
+
+/** A call a person must approve: the run waits at it, with a stored output already in its conversation. */
+const gate = defineTool({
+  name: 'gate',
+  description: 'Wait for a person',
+  parameters: z.object({}),
+  effect: 'read-only',
+  needsApproval: true,
+  run: async () => 'through',
 });
 
 /** Cuts every object the store holds for the run short: what a disk that lost data leaves. */
@@ -96,6 +108,8 @@ const model: ModelProvider = {
         return answer('x'.repeat(3_000_000));
       case 'TRUNC':
         return calls(call('call_read', 'read_private'), call('call_spoil', 'spoil'));
+      case 'RESET':
+        return calls(call('call_read', 'read_private'), call('call_gate', 'gate'));
       default:
         return answer(`no script for ${task}`);
     }
@@ -126,7 +140,12 @@ beforeAll(async () => {
   );
   toolbox = new McpToolbox(loadMcpConfig(configFile), { stderr: 'ignore' });
   const storage = externalStorage(new LocalStorageDriver({ dir: storeDir }));
-  const common = { connection: env.nativeConnection, tools: [readPrivate, spoil], modelProvider: model, mcp: toolbox };
+  const common = {
+    connection: env.nativeConnection,
+    tools: [readPrivate, spoil, gate],
+    modelProvider: model,
+    mcp: toolbox,
+  };
   workers.push(
     await createAgentWorker({ ...common, taskQueue: STORED, dataConverter: { externalStorage: storage } }),
     await createAgentWorker({ ...common, taskQueue: INLINE }),
@@ -152,7 +171,7 @@ const start = (taskQueue: string, task: string, runId: string, extra: Partial<Ag
     workflowId: `${task.split(' ')[0]!.toLowerCase()}-${runId}`,
     runId,
     task,
-    tools: ['read_private', 'spoil'],
+    tools: ['read_private', 'spoil', 'gate'],
     mcpServers: ['hostile'],
     maxTurns: 3,
     searchAttributes: false,
@@ -214,6 +233,20 @@ describe('a run reads only what its own chain stored', () => {
     expect(JSON.stringify(asked('d1'))).not.toContain(PRIVATE);
   }, 60_000);
 });
+
+test("a run reset by a person still reads what its chain stored before the reset: the seal is the chain's, not one run's", async () => {
+  const handle = await start(STORED, 'RESET', 'r1');
+  await eventually(async () => (await waitingFor(client, handle.workflowId)).approvals.length > 0);
+  const done = await resetRun(client, handle.workflowId, { to: 'last-task', reason: 'the test resets it' });
+  expect(done.runId).not.toBe(done.fromRunId);
+  // The new run asks again; approved, its next model call reads the output the first run stored.
+  await eventually(async () => (await waitingFor(client, handle.workflowId)).approvals.length > 0);
+  await approveCall(client, handle.workflowId, 'call_gate', { by: 'the test' });
+  const result: AgentResult = await client.workflow.getHandle(handle.workflowId).result();
+  expect(result.answer).toBe('done');
+  const last = asked('r1').at(-1)!;
+  expect(last.messages.filter((m) => m.role === 'tool').map((m) => String(m.content).length)).toEqual([20_000, 7]);
+}, 60_000);
 
 describe('secrets and caps', () => {
   test("an MCP server's secret in a 20 KB output is gone before it is kept: in no model request and no file of the store", async () => {

@@ -4,7 +4,6 @@ import type { ChatMessage, ConversationRef, ModelCallRequest, ModelReply, ModelR
 import { earlierExecutions, earlierReplies, hasEarlierExecutions, replyFromEarlier } from './earlier-executions';
 import { payloadDecoder } from '../common/history-events';
 import { RECORD_AFTER_BYTES, recordTurn, wholeConversation } from '../store/conversation';
-import { NoPayloadStoreError } from '../store/payload-store';
 import { StoredPayloadError } from '../store/local-driver';
 import type { RunChain } from '../store/reference-seal';
 import { PAYLOAD_LIMIT_BYTES } from '../workflows/sizes';
@@ -87,14 +86,15 @@ export function replyProblem(reply: ModelReply): string | null {
 
 /**
  * Runs a model call whose stored conversation cannot be read (a reference refused, an object missing
- * or changed, no store on this worker) to a failure Temporal does not retry, naming what was wrong:
- * asking again would read the same store the same way, every 10 seconds, for ever.
+ * or changed) to a failure Temporal does not retry, naming what was wrong: asking again would read the
+ * same store the same way, every 10 seconds, for ever. A worker with no store at all is left to retry:
+ * another worker of the task queue, one with the store, may take the next attempt.
  */
 async function storeErrorsEndTheCall<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof StoredPayloadError || err instanceof NoPayloadStoreError)
+    if (err instanceof StoredPayloadError)
       throw ApplicationFailure.create({ message: err.message, type: err.name, nonRetryable: true, cause: err });
     throw err;
   }

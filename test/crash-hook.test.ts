@@ -1,7 +1,7 @@
 // The worker's crash hook (sweep/worker/crash-worker.ts) without a server: what it counts and reports,
 // and the setup points it passes uncounted, named as the engine names them.
 import { CANCEL_SEEN_MARK, crashPoint, FAILED_FOR_RETRY_MARK, setCrashHook } from '../common/crash-points';
-import { installCrashHook } from '../sweep/worker/crash-worker';
+import { installCrashHook, type AttemptSeen } from '../sweep/worker/crash-worker';
 import { LINE_PREFIX, pointKey, samePointForEveryRun, type CrashEvent } from '../sweep/worker/line-protocol';
 
 /** Runs `body` with the hook installed, and returns the events the worker printed meanwhile. */
@@ -24,6 +24,8 @@ async function eventsOf(plan: Parameters<typeof installCrashHook>[0], body: () =
 }
 
 const ids = { workflowId: 'sweep-row-once-3-ab12cd34', runId: 'ab12cd34-5678', tag: 'row-once-3' };
+
+const never = () => new Promise<never>(() => {});
 
 describe("the worker's crash hook", () => {
   test('passes a setup point uncounted whatever run ids its detail carries, and counts the rest from 1', async () => {
@@ -117,7 +119,7 @@ describe("the worker's crash hook", () => {
   test("a cancelled run's call scheduled before it saw the cancel waits for the server's answer; one scheduled after does not", async () => {
     const asked: string[] = [];
     const answers = new Map<string, (answer: 'cancelled' | 'runs') => void>();
-    let attempt: { activityId: string; scheduledAtMs: number; attempt: number; deadlineMs: number } | undefined;
+    let attempt: AttemptSeen | undefined;
     const view = {
       attempt: () => attempt,
       cancelAnswerOf: (workflowId: string, activityId: string) => {
@@ -140,9 +142,23 @@ describe("the worker's crash hook", () => {
       const before = Date.now() - 5_000;
       await at(CANCEL_SEEN_MARK, '', true);
       // The dead worker's model call and its write, tried again after the mark, before the answer.
-      attempt = { activityId: '1', scheduledAtMs: before, attempt: 2, deadlineMs: Date.now() + 4_000 };
+      attempt = {
+        activityId: '1',
+        activityType: 'callModel',
+        scheduledAtMs: before,
+        attempt: 2,
+        deadlineMs: Date.now() + 4_000,
+        startedAtMs: Date.now(),
+      };
       outcomes.model = at('model.started', 'turn 1');
-      attempt = { activityId: '2', scheduledAtMs: before, attempt: 2, deadlineMs: Date.now() + 4_000 };
+      attempt = {
+        activityId: '2',
+        activityType: 'runTool',
+        scheduledAtMs: before,
+        attempt: 2,
+        deadlineMs: Date.now() + 4_000,
+        startedAtMs: Date.now(),
+      };
       outcomes.write = at('tool.started', 'create_issue');
       await tick();
       expect(asked).toEqual(['1', '2']);
@@ -151,7 +167,14 @@ describe("the worker's crash hook", () => {
       answers.get('2')!('runs');
       await outcomes.write;
       // A clean-up call scheduled after the run saw the cancel asks nothing.
-      attempt = { activityId: '3', scheduledAtMs: Date.now() + 1, attempt: 1, deadlineMs: Date.now() + 4_000 };
+      attempt = {
+        activityId: '3',
+        activityType: 'runTool',
+        scheduledAtMs: Date.now() + 1,
+        attempt: 1,
+        deadlineMs: Date.now() + 4_000,
+        startedAtMs: Date.now(),
+      };
       await at('cleanup.started', 'undo');
       expect(asked).toEqual(['1', '2']);
       expect(await Promise.race([outcomes.model, tick().then(() => 'held')])).toBe('held');
@@ -166,6 +189,74 @@ describe("the worker's crash hook", () => {
       [1, 'tool.started'],
       [2, 'cleanup.started'],
     ]);
+  });
+
+  test("an attempt the worker starts after it parked the run (the parked attempt's retry) is reported, holds, and is no point; one already running at the park is not reported", async () => {
+    let attempt: AttemptSeen | undefined;
+    const view = { attempt: () => attempt, cancelAnswerOf: () => never(), abandoned: () => Promise.resolve(false) };
+    const lines: string[] = [];
+    const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    const held: string[] = [];
+    try {
+      installCrashHook({ targets: { [ids.workflowId]: { index: 2 } } }, view);
+      const at = (name: string) =>
+        Promise.race([
+          crashPoint(name, { workflowId: ids.workflowId, detail: 'call_1' }).then(() => 'passed'),
+          new Promise((r) => setTimeout(() => r('held'), 20)),
+        ]).then((how) => how === 'held' && held.push(name));
+      const started = Date.now() - 1_000;
+      attempt = {
+        activityId: '7',
+        activityType: 'lookupCall',
+        scheduledAtMs: started,
+        attempt: 1,
+        deadlineMs: started + 4_000,
+        startedAtMs: started,
+      };
+      await at('lookup.started');
+      // The target: the run parks here.
+      await at('lookup.returned');
+      // A call that was already running when the run parked reaches its next point: held, not reported.
+      attempt = {
+        activityId: '8',
+        activityType: 'runTool',
+        scheduledAtMs: started,
+        attempt: 1,
+        deadlineMs: started + 4_000,
+        startedAtMs: started,
+      };
+      await at('tool.started');
+      // The parked attempt timed out; the server hands attempt 2 to this same process.
+      attempt = {
+        activityId: '7',
+        activityType: 'lookupCall',
+        scheduledAtMs: started,
+        attempt: 2,
+        deadlineMs: Date.now() + 4_000,
+        startedAtMs: Date.now(),
+      };
+      await at('lookup.started');
+    } finally {
+      write.mockRestore();
+      setCrashHook(null);
+    }
+    expect(held).toEqual(['lookup.returned', 'tool.started', 'lookup.started']);
+    const events = lines
+      .filter((l) => l.startsWith(LINE_PREFIX))
+      .map((l) => JSON.parse(l.slice(LINE_PREFIX.length)) as CrashEvent);
+    expect(events.map((e) => e.type)).toEqual(['point', 'parked', 'taken-while-parked']);
+    expect(events[2]).toEqual({
+      type: 'taken-while-parked',
+      workflowId: ids.workflowId,
+      name: 'lookup.started',
+      detail: 'call_1',
+      activityId: '7',
+      activityType: 'lookupCall',
+      attempt: 2,
+    });
   });
 
   test('the marks are never points, in a run the engine did nothing to', async () => {

@@ -1,7 +1,8 @@
 // The sweep's audit and its per-effect counts, on made-up histories and tracker rows.
 import { traceLine } from '../tracker/tools';
 import { key } from '../common/key';
-import { auditHistory, type GenerationRecord } from '../sweep/judge/audit';
+import { temporal } from '@temporalio/proto';
+import { auditHistory, spentByParkedWorkers, type GenerationRecord } from '../sweep/judge/audit';
 
 /** History events as the audit reads them (ids and times as plain numbers are enough here). */
 type Events = Parameters<typeof auditHistory>[1];
@@ -150,5 +151,37 @@ describe('the history audit: every timeout must be a kill', () => {
       ] as unknown as Events;
     expect(auditHistory('wf', events('runTool'), [killed, last], new Set(['runTool']))).toEqual([]);
     expect(auditHistory('wf', events('callModel'), [killed, last], new Set(['runTool']))).toHaveLength(1);
+  });
+});
+
+describe("attempts a parked worker took while it waited for the batch's kill", () => {
+  const { RetryState } = temporal.api.enums.v1;
+  /** A lookup (activity 7) scheduled at event 5 that ends at event 9, as `retryState` says. */
+  const lookup = (retryState: number) =>
+    [
+      { eventId: 5, activityTaskScheduledEventAttributes: { activityId: '7', activityType: { name: 'lookupCall' } } },
+      { eventId: 9, activityTaskTimedOutEventAttributes: { scheduledEventId: 5, retryState } },
+    ] as unknown as Events;
+  const taken = [
+    { activityId: '7', activityType: 'lookupCall', attempt: 2 },
+    { activityId: '7', activityType: 'lookupCall', attempt: 3 },
+  ];
+
+  test('a call that then ran out of attempts is named: what the run did next was the kill coming late', () => {
+    expect(spentByParkedWorkers(lookup(RetryState.RETRY_STATE_MAXIMUM_ATTEMPTS_REACHED), taken)).toEqual([
+      "lookupCall ran out of attempts at event 9 after a parked worker, waiting for its kill, took 2 of them (attempt 2, 3): the kill came after the call's timeout",
+    ]);
+    expect(spentByParkedWorkers(lookup(RetryState.RETRY_STATE_TIMEOUT), taken)).toHaveLength(1);
+  });
+
+  test('a call that still had attempts, another call, or no attempt taken: nothing to name', () => {
+    // The last attempt timed out, but the call was handed on (a kill's timeout, then a success elsewhere).
+    expect(spentByParkedWorkers(lookup(RetryState.RETRY_STATE_IN_PROGRESS), taken)).toEqual([]);
+    expect(
+      spentByParkedWorkers(lookup(RetryState.RETRY_STATE_MAXIMUM_ATTEMPTS_REACHED), [
+        { activityId: '8', activityType: 'lookupCall', attempt: 2 },
+      ]),
+    ).toEqual([]);
+    expect(spentByParkedWorkers(lookup(RetryState.RETRY_STATE_MAXIMUM_ATTEMPTS_REACHED), [])).toEqual([]);
   });
 });

@@ -524,7 +524,12 @@ async function countBatch(
         if (late)
           s.error ??= `a live activity outlived its timeout (${late.detail}): the machine was too slow for the sweep's timeouts`;
       }
+      // Attempts a parked worker took while it waited for the kill: what they changed is judged below.
+      const taken = generations.flatMap((g) => g.takenWhileParked.get(s.workflowId) ?? []);
       if (s.stuck) {
+        // A run stuck after a parked worker spent its call's attempts is stuck by the sweep's timing.
+        if (taken.length > 0)
+          s.error ??= `stuck after a parked worker, waiting for its kill, took ${taken.length} attempt(s) of its calls (${taken.map((t) => `${t.activityType} attempt ${t.attempt}`).join(', ')}): the kill came after the call's timeout`;
         // Stuck, and ended by the sweep: what the receivers did is still counted, if the suite can count
         // a run with no result; if not, the stuck column alone says what happened.
         try {
@@ -552,7 +557,7 @@ async function countBatch(
       }
       s.end = stopped ?? (failure === null ? COMPLETED : `failed: ${failure}`);
       const history = await client.workflow.getHandle(s.workflowId).fetchHistory();
-      const problems = auditHistory(s.workflowId, history.events ?? [], records, slow);
+      const problems = auditHistory(s.workflowId, history.events ?? [], records, slow, taken);
       if (problems.length > 0) s.error ??= `not caused by a kill: ${problems.join('; ')}`;
       try {
         const c = await suite.check(

@@ -39,6 +39,15 @@ export interface SeenPoint {
  * ready, and polls only after {@link go}. So the next generation can load while the current one works,
  * and serve the moment the current one is dead.
  */
+/** An activity attempt a generation took for a run it had parked (see {@link Generation.takenWhileParked}). */
+export interface TakenWhileParked {
+  name: string;
+  detail: string;
+  activityId: string;
+  activityType: string;
+  attempt: number;
+}
+
 export class Generation {
   readonly points = new Map<string, SeenPoint[]>();
   readonly parked = new Map<string, SeenPoint>();
@@ -46,6 +55,12 @@ export class Generation {
   readonly parkedAt = new Map<string, number>();
   /** When each workflow's first event arrived (ms since the epoch): how long a resumed run waited. */
   readonly firstEventAt = new Map<string, number>();
+  /**
+   * Activity attempts this process started for a run it had parked, by workflow: the parked attempt
+   * timed out before the kill and its retry came here, where it held. Each spent one of the call's
+   * attempts, which a kill at one instant would not have (the audit judges what that changed).
+   */
+  readonly takenWhileParked = new Map<string, TakenWhileParked[]>();
   /** Activities of this process that outlived their timeout, by workflow (a live timeout: an error of the sweep, unless its row expects it). */
   readonly late = new Map<string, Array<{ activityType: string; detail: string }>>();
   /** When {@link go} was called; 0 before. */
@@ -105,6 +120,7 @@ export class Generation {
     for (const workflowId of this.parked.keys()) this.points.delete(workflowId);
     this.parked.clear();
     this.parkedAt.clear();
+    this.takenWhileParked.clear();
     this.proc.stdin!.write(`${JSON.stringify({ resume: targets })}\n`);
   }
 
@@ -138,6 +154,19 @@ export class Generation {
       this.late.set(event.workflowId, [
         ...(this.late.get(event.workflowId) ?? []),
         { activityType: event.activityType, detail: event.detail },
+      ]);
+      return;
+    }
+    if (event.type === 'taken-while-parked') {
+      this.takenWhileParked.set(event.workflowId, [
+        ...(this.takenWhileParked.get(event.workflowId) ?? []),
+        {
+          name: event.name,
+          detail: event.detail,
+          activityId: event.activityId,
+          activityType: event.activityType,
+          attempt: event.attempt,
+        },
       ]);
       return;
     }

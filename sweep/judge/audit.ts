@@ -1,6 +1,7 @@
 // The audit of a scenario's history: every timeout must belong to a worker generation that was killed while it held the task.
-import type { temporal } from '@temporalio/proto';
+import { temporal } from '@temporalio/proto';
 
+const { RetryState } = temporal.api.enums.v1;
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 /** What the audit knows of one worker generation of a batch. */
@@ -49,6 +50,8 @@ export function auditHistory(
   generations: GenerationRecord[],
   /** Activity types that may time out in a live worker (their receiver is slower than their timeout: `SuiteRow.slowActivities`). */
   mayTimeOut: ReadonlySet<string> = new Set(),
+  /** Attempts a worker took for the run after it parked it (`Generation.takenWhileParked`). */
+  takenWhileParked: ReadonlyArray<{ activityId: string; activityType: string; attempt: number }> = [],
 ): string[] {
   const byId = new Map(events.map((e) => [Number(e.eventId), e]));
   const problems: string[] = [];
@@ -82,6 +85,39 @@ export function auditHistory(
         );
       }
     }
+  }
+  problems.push(...spentByParkedWorkers(events, takenWhileParked));
+  return problems;
+}
+
+/**
+ * The calls that ran out of attempts after a worker that had parked the run took some of them while it
+ * waited for its kill (the parked attempt timed out first, and its retries came back to it and held).
+ * A kill at one instant spends one attempt; the batch's later kill spent more, so a call with a bounded
+ * retry policy (a lookup's five, a harmless repeat's ten) may have given up where the fault alone would
+ * not: what the run did next was the sweep's timing, not the kill. Attempts spent on a call that then
+ * succeeded change nothing the table counts, and are not named.
+ */
+export function spentByParkedWorkers(
+  events: readonly HistoryEvent[],
+  taken: ReadonlyArray<{ activityId: string; activityType: string; attempt: number }>,
+): string[] {
+  if (taken.length === 0) return [];
+  const gaveUp = new Set<number>([RetryState.RETRY_STATE_MAXIMUM_ATTEMPTS_REACHED, RetryState.RETRY_STATE_TIMEOUT]);
+  const scheduled = new Map<number, { activityId: string; activityType: string }>();
+  const problems: string[] = [];
+  for (const e of events) {
+    const s = e.activityTaskScheduledEventAttributes;
+    if (s)
+      scheduled.set(Number(e.eventId), { activityId: s.activityId ?? '', activityType: s.activityType?.name ?? '' });
+    const ended = e.activityTaskTimedOutEventAttributes ?? e.activityTaskFailedEventAttributes;
+    if (!ended || !gaveUp.has(ended.retryState ?? 0)) continue;
+    const call = scheduled.get(Number(ended.scheduledEventId ?? 0));
+    const spent = taken.filter((t) => t.activityId === call?.activityId && t.activityType === call?.activityType);
+    if (spent.length > 0)
+      problems.push(
+        `${call!.activityType} ran out of attempts at event ${e.eventId} after a parked worker, waiting for its kill, took ${spent.length} of them (attempt ${spent.map((t) => t.attempt).join(', ')}): the kill came after the call's timeout`,
+      );
   }
   return problems;
 }

@@ -47,12 +47,16 @@ const OPERATION_MARKS = new Set([FAILED_FOR_RETRY_MARK, CANCEL_SEEN_MARK]);
 /** A call's attempt, as the hook sees it at an activity-side point. */
 export interface AttemptSeen {
   activityId: string;
+  /** Its activity type (`runTool`, `lookupCall`). */
+  activityType: string;
   /** When its call was first scheduled (the server's clock, which is this machine's), in ms. */
   scheduledAtMs: number;
   /** Its attempt number. */
   attempt: number;
   /** When its start-to-close timeout runs out, as this worker sees it (the attempt's start here, plus the timeout), in ms. */
   deadlineMs: number;
+  /** When this worker started the attempt, in ms. */
+  startedAtMs: number;
 }
 
 /**
@@ -92,8 +96,9 @@ const never = () => new Promise<void>(() => {});
 export function installCrashHook(plan: CrashPlan, view?: WorkerView): CrashHookControl {
   let targets = plan.targets;
   const counts = new Map<string, number>();
-  // Each parked workflow, with the calls it holds (resolved by a resume).
+  // Each parked workflow, with the calls it holds (resolved by a resume), and when it was parked.
   const parked = new Map<string, Array<() => void>>();
+  const parkedAtMs = new Map<string, number>();
   const faulted = new Set<string>();
   // Workflow-side points each run has passed since its last activity-side point.
   const decidedSince = new Map<string, Set<string>>();
@@ -174,12 +179,30 @@ export function installCrashHook(plan: CrashPlan, view?: WorkerView): CrashHookC
     if (workflowSide) seen.add(`${name} ${detail}`);
     else seen.clear();
     const held = parked.get(workflowId);
-    if (held) return new Promise<void>((resolve) => held.push(resolve));
+    if (held) {
+      // An activity attempt this process started after it parked the run: the parked attempt timed out
+      // before the harness's kill, and the server handed its retry (or a call the run scheduled since)
+      // to this doomed process, where it holds too, spending the call's attempts. A kill at one instant
+      // leaves it to the next worker: the run is no longer the fault its scenario stands for.
+      const attempt = workflowSide ? undefined : view?.attempt();
+      if (attempt && attempt.startedAtMs >= (parkedAtMs.get(workflowId) ?? Infinity))
+        emit({
+          type: 'taken-while-parked',
+          workflowId,
+          name,
+          detail,
+          activityId: attempt.activityId,
+          activityType: attempt.activityType,
+          attempt: attempt.attempt,
+        });
+      return new Promise<void>((resolve) => held.push(resolve));
+    }
     const index = (counts.get(workflowId) ?? 0) + (repeat ? 0 : 1);
     counts.set(workflowId, index);
     const target = targets[workflowId];
     if (!repeat && target && matches(target, index, name, detail)) {
       emit({ type: 'parked', workflowId, index, name, detail, at: Date.now() });
+      parkedAtMs.set(workflowId, Date.now());
       return new Promise<void>((resolve) => parked.set(workflowId, [resolve]));
     }
     if (!repeat) emit({ type: 'point', workflowId, index, name, detail });
@@ -195,6 +218,7 @@ export function installCrashHook(plan: CrashPlan, view?: WorkerView): CrashHookC
       targets = next;
       const waiting = [...parked];
       parked.clear();
+      parkedAtMs.clear();
       for (const [workflowId, calls] of waiting) {
         counts.set(workflowId, 0);
         for (const go of calls) go();
@@ -217,11 +241,13 @@ function watchAttempts(): ActivityInterceptorsFactory {
     inbound: {
       async execute(input, next) {
         const started = performance.now();
-        const { activityId, scheduledTimestampMs, startToCloseTimeoutMs, isLocal, attempt } = ctx.info;
+        const { activityId, activityType, scheduledTimestampMs, startToCloseTimeoutMs, isLocal, attempt } = ctx.info;
         const seen: AttemptSeen = {
           activityId,
+          activityType,
           scheduledAtMs: scheduledTimestampMs,
           attempt,
+          startedAtMs: Date.now(),
           // A local activity is no pending activity of the server's: never checked.
           deadlineMs: isLocal || !startToCloseTimeoutMs ? Number.POSITIVE_INFINITY : Date.now() + startToCloseTimeoutMs,
         };
@@ -229,7 +255,7 @@ function watchAttempts(): ActivityInterceptorsFactory {
           return await attemptNow.run(seen, () => next(input));
         } finally {
           const ms = Math.round(performance.now() - started);
-          const { activityType, workflowExecution } = ctx.info;
+          const { workflowExecution } = ctx.info;
           const cancelled = ctx.cancellationDetails;
           if (ms > startToCloseTimeoutMs || cancelled?.timedOut || cancelled?.notFound) {
             const why = cancelled?.timedOut

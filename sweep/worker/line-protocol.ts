@@ -81,7 +81,21 @@ export type CrashEvent =
   /** `at`: when the worker parked the run (ms since the epoch, the machine's clock). */
   | { type: 'parked'; workflowId: string; index: number; name: string; detail: string; at: number }
   /** An activity of this process outlived its timeout: the server gave up on a live attempt. */
-  | { type: 'late'; workflowId: string; activityType: string; detail: string };
+  | { type: 'late'; workflowId: string; activityType: string; detail: string }
+  /**
+   * This process started an activity attempt of a run after it parked the run (the parked attempt timed
+   * out before the kill, and the server handed the retry here): the attempt holds, spending the call's
+   * attempts, which a kill at one instant would not.
+   */
+  | {
+      type: 'taken-while-parked';
+      workflowId: string;
+      name: string;
+      detail: string;
+      activityId: string;
+      activityType: string;
+      attempt: number;
+    };
 
 /** Parses one output line; `null` for a line that is not part of the protocol (a log line). */
 export function parseEventLine(line: string): CrashEvent | null {

@@ -31,6 +31,8 @@ export interface BatchContext {
   progress?: (line: string) => void;
   /** By row: the points only a worker process's first run reaches, which no run counts (`clean-twice.ts`). */
   setupPoints?: ReadonlyMap<string, readonly string[]>;
+  /** How long to wait, once the runs are parked, before the kill (see `SweepOptions.lateKillMs`). Default 0. */
+  lateKillMs?: number;
 }
 
 /**
@@ -193,6 +195,8 @@ export async function runBatch(plans: readonly Scenario[], ctx: BatchContext): P
       );
       for (const s of late)
         s.error = `kill ${round + 1} never landed: the run did not reach ${JSON.stringify(s.kills[round])} in time`;
+      // A busy machine's late kill, when a test asks for one: the parked runs wait in a live worker.
+      if (ctx.lateKillMs) await new Promise((resolve) => setTimeout(resolve, ctx.lateKillMs));
       // The generation loaded ahead connects to the server (and checks its namespace) as it starts: a
       // server killed before then would make it exit. Once connected, it reconnects to the restarted one.
       if (serverDies && next !== gen) await timings.time('launch', () => next.ready, part('launch'));

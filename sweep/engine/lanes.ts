@@ -35,6 +35,8 @@ export interface RunOptions {
   killableServer?(lane: number): Promise<BatchTemporal>;
   /** By row: the points only a worker process's first run reaches, which no run counts (`clean-twice.ts`). */
   setupPoints?: ReadonlyMap<string, readonly string[]>;
+  /** How long each batch waits, once its runs are parked, before the kill (see `SweepOptions.lateKillMs`). */
+  lateKillMs?: number;
 }
 
 /** Tells this process's task queues from another sweep's on a shared server (`--address`). */

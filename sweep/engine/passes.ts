@@ -69,6 +69,12 @@ export interface SweepOptions {
   /** Progress lines, for people. Default: none. */
   progress?: (line: string) => void;
   /**
+   * How long each batch waits, once its runs are parked, before the kill: the late kill of a busy
+   * machine, where a batch waits long for its last runs to park, made on purpose so a test can
+   * reproduce what it does to the runs parked first. Default 0.
+   */
+  lateKillMs?: number;
+  /**
    * A file for the log of the sweep's own dev server (its errors: an update it cancelled as a worker
    * died, say, which a sweep meets by design). Default: the sweep's stderr.
    */
@@ -189,7 +195,18 @@ async function sweepAndStop(options: SweepOptions): Promise<SweepReport> {
     const run = (scenarios: readonly Scenario[], phase: string, size = batchSize) =>
       runScenarios(
         scenarios,
-        { server, suite: ready, batchSize: size, lanes, timings, progress, counter, killableServer, setupPoints },
+        {
+          server,
+          suite: ready,
+          batchSize: size,
+          lanes,
+          timings,
+          progress,
+          counter,
+          killableServer,
+          setupPoints,
+          lateKillMs: options.lateKillMs,
+        },
         phase,
       );
     const reruns: Rerun[] = [];

@@ -3,8 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   transform: { '^.+\\.(ts|js)$': ['@swc/jest'] },
-  // fastify's inject() pulls in `cookie`, which ships ES modules only.
-  transformIgnorePatterns: ['/node_modules/(?!cookie/)'],
+  // ES modules only: `cookie` (fastify's inject() pulls it in) and AI SDK 7 (`ai`, `@ai-sdk/*`, `@workflow/serde`, `zod/v4`).
+  transformIgnorePatterns: ['/node_modules/(?!(cookie|ai|@ai-sdk|@workflow/serde|zod)/)'],
   testTimeout: 60_000,
   // In-process workers log to .test-logs/, not the console (test/helpers/worker-logs.ts).
   setupFilesAfterEnv: ['<rootDir>/test/helpers/worker-logs.ts'],

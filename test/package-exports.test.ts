@@ -3,6 +3,7 @@
 // reads `typesVersions`) and on node16 (which reads `exports`), and loaded by plain Node with no tsx.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -172,3 +173,35 @@ test('no name is exported by two entry points: each idea has one home', () => {
   expect(homes.size).toBeGreaterThan(50);
   expect([...homes].filter(([, entries]) => entries.length > 1)).toEqual([]);
 });
+
+test("the package's runtime dependencies are what its compiled code and bin load: no more, no fewer", async () => {
+  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'], {
+    cwd: ROOT,
+  });
+  const files = (JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0].files
+    .map((f) => f.path)
+    .filter((f) => f.endsWith('.js'));
+  const full = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<
+    'dependencies' | 'peerDependencies',
+    Record<string, string>
+  >;
+  const builtin = new Set(builtinModules);
+  const loaded = new Set<string>();
+  for (const file of files) {
+    const text = readFileSync(path.join(ROOT, file), 'utf8');
+    for (const [, name] of text.matchAll(/\brequire(?:\.resolve)?\(\s*["']([^"'.][^"']*)["']\s*\)/g)) {
+      const bare = name.replace(/^node:/, '');
+      if (name.startsWith('node:') || builtin.has(bare.split('/')[0])) continue;
+      loaded.add(name.startsWith('@') ? name.split('/').slice(0, 2).join('/') : name.split('/')[0]);
+    }
+  }
+  const peers = new Set(Object.keys(full.peerDependencies));
+  // Asked for, not needed: the postinstall resolves the AWS SDK only to tell this repository's own
+  // install (with its dev dependencies) from a user's (common/install-temporal.ts).
+  const probes = new Set(['@aws-sdk/client-s3']);
+  expect([...loaded].filter((d) => !peers.has(d) && !probes.has(d)).sort()).toEqual(
+    Object.keys(full.dependencies).sort(),
+  );
+  // A native module compiled for nothing would be the first sign of a dependency no entry point needs.
+  expect(Object.keys(full.dependencies)).not.toContain('better-sqlite3');
+}, 60_000);

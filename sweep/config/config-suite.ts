@@ -48,7 +48,7 @@ export function configSuite(file: string): SuiteFactory {
       const bundleOf = async (workflowsPath: string, file: string) => {
         const { code } = await bundleWorkflowCode({
           workflowsPath,
-          plugins: [crashSweepPlugin(config.points)],
+          plugins: [crashSweepPlugin(config.points), ...(config.plugins ?? [])],
           logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
         });
         const bundle = path.join(server.dir, file);

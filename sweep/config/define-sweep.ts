@@ -1,6 +1,7 @@
 // What a user's crash-sweep.config.ts declares: `defineSweep` and its types.
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
+import type { WorkerPlugin } from '@temporalio/worker';
 import type { CrashSweepPluginOptions } from '../plugin';
 import type { Counts } from '../judge/counting';
 
@@ -93,6 +94,12 @@ export interface SweepConfig {
   workflowsPath: string;
   /** Your activities; called in each worker process the sweep starts (after `setup`'s `env` is set). */
   activities: () => object | Promise<object>;
+  /**
+   * Temporal worker plugins your workers run with (Temporal's `AiSdkPlugin`, say): given to the sweep's
+   * bundle of your workflows and to every worker it starts, after the sweep's own plugin. The config
+   * file is loaded in each worker process, so each makes its own.
+   */
+  plugins?: WorkerPlugin[];
   /** Starts your services, in the sweep's process, before anything runs. `env` reaches every worker process. */
   setup?: () => Promise<{ env?: Record<string, string> } | void> | { env?: Record<string, string> } | void;
   /** Stops them. */

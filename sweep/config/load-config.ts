@@ -83,6 +83,12 @@ export function loadSweepConfig(file: string): { config: SweepConfig; file: stri
       );
     }
   }
+  if (
+    config.plugins !== undefined &&
+    (!Array.isArray(config.plugins) ||
+      config.plugins.some((p) => typeof p !== 'object' || p === null || typeof p.name !== 'string'))
+  )
+    wrong.push('plugins (a list of Temporal worker plugins, each with its name, if given)');
   if (config.control !== undefined && typeof config.control !== 'boolean') {
     wrong.push(`control ${JSON.stringify(config.control)} (true or false, if given)`);
   }

@@ -59,7 +59,7 @@ async function main(): Promise<void> {
           workflowBundle: { codePath: bundle },
           activities,
           interceptors: { activity: settings.activityInterceptors },
-          plugins: [crashSweepPlugin(config.points)],
+          plugins: [crashSweepPlugin(config.points), ...(config.plugins ?? [])],
           ...(deployment ? { workerDeploymentOptions: deployment } : {}),
           ...settings.tuning,
         }),

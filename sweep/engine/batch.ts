@@ -11,7 +11,7 @@ import { fillCounts } from '../judge/counting';
 import type { BatchPlan, SuiteRow, SuiteRun, SweepSuite } from './suite';
 import type { BatchTemporal } from '../hosts/killable-server-host';
 import { cpuSeconds, type CpuPart, type Phase, type Timings } from './timings';
-import { describeStuck, findStuck, type QuietRuns } from '../judge/stuck';
+import { describeStuck, findStuck, findTaskFailure, type QuietRuns } from '../judge/stuck';
 import { batchFaultsOf, nextBuildOf, runFaultOf, serverDeathOf, toleranceOf } from '../faults';
 
 /** What one batch needs besides its scenarios. */
@@ -468,8 +468,10 @@ function watchForStuck(batch: Running[], runs: RunWatch, client: Client, waiting
       const open = batch.filter((s) => !s.error && !s.stuck && !runs.ended.has(s.workflowId));
       await Promise.all(
         open.map(async (s) => {
-          const stuck = await findStuck(client, s.workflowId, quiet, Date.now(), !!nextBuildOf(s.row));
+          const failedTask = s.pass === 'clean' ? await findTaskFailure(client, s.workflowId) : null;
+          const stuck = failedTask ?? (await findStuck(client, s.workflowId, quiet, Date.now(), !!nextBuildOf(s.row)));
           if (!stuck || runs.ended.has(s.workflowId)) return;
+          if (failedTask) s.taskFailure = describeStuck(failedTask);
           if (s.pass === 'clean') s.error = `got stuck with no kill: ${describeStuck(stuck)}`;
           else s.stuck = stuck;
           await client.workflow

@@ -46,6 +46,8 @@ export async function runCleanRuns(
       [...firsts, ...seconds],
       phase,
       async (c) => {
+        // Its code fails every workflow task: no run again mends that, so the sweep stops at once.
+        if (c.taskFailure) throw new DirtyCleanRunError(c.row.name, `could not run: ${c.taskFailure}`);
         if (c.error) return c.error;
         const problem = await historyProblem(c.client ?? server.env.client, c);
         if (problem && !problem.mayBeLoad) throw problem;

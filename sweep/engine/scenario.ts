@@ -61,6 +61,11 @@ export interface ScenarioResult {
   readonly operations?: readonly string[];
   /** Why the run does not count (a kill that did not land, an end no kill explains): it runs again. */
   readonly error?: string;
+  /**
+   * A clean run's workflow task that failed, which no kill explains and no run again mends (its code
+   * threw, or its bundle lacks what a module needs): what failed, where. The sweep stops on it.
+   */
+  readonly taskFailure?: string;
   /** The client of the Temporal server it ran on (the sweep's own, or one the sweep kills). */
   readonly client?: Client;
 }

@@ -1,5 +1,6 @@
 // A run that can never finish: after its last restart it keeps retrying an activity that fails the
 // same way, or it waits with nothing in flight that could wake it.
+import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { eventTypeName } from '../../common/history-events';
@@ -34,14 +35,14 @@ export const STUCK_AFTER_QUIET_MS = 10_000;
  */
 export type Stuck =
   | { kind: 'failing'; activity: string; attempt: number; failure: string }
-  | { kind: 'task-failing'; attempt: number; cause?: string; failure?: string }
+  | { kind: 'task-failing'; attempt: number; cause?: string; failure?: string; where?: string }
   | { kind: 'waiting'; quietSeconds: number; lastEvent: string };
 
 /** One line for people: `activity charge keeps failing (attempt 10): 400 Invalid status transition`. */
 export function describeStuck(s: Stuck): string {
   if (s.kind === 'task-failing')
     return s.cause
-      ? `its workflow task keeps failing (attempt ${s.attempt}, ${s.cause}): ${s.failure}`
+      ? `its workflow task keeps failing (attempt ${s.attempt}, ${s.cause}): ${s.failure}${s.where ? ` (at ${s.where})` : ''}`
       : `its workflow task keeps failing (attempt ${s.attempt}): the worker lets each attempt time out, as it does after a failure it met before (non-determinism, most often)`;
   if (s.kind === 'waiting')
     return `waits with nothing in flight (no activity, timer, child or workflow task), ${STUCK_AFTER_QUIET_MS / 1000} s and more after its last event (${s.lastEvent}): only a signal could wake it, and none came`;
@@ -140,7 +141,10 @@ export async function findStuck(
  * The last failed workflow task in a run's history: its cause (`non-determinism` for
  * `NON_DETERMINISTIC_ERROR`, or the cause's name) and its failure's first line; `null` if none.
  */
-async function lastTaskFailure(client: Client, workflowId: string): Promise<{ cause: string; failure: string } | null> {
+async function lastTaskFailure(
+  client: Client,
+  workflowId: string,
+): Promise<{ cause: string; failure: string; where?: string } | null> {
   let events;
   try {
     events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
@@ -156,5 +160,50 @@ async function lastTaskFailure(client: Client, workflowId: string): Promise<{ ca
     failed.cause === Cause.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR
       ? 'non-determinism'
       : (Cause[failed.cause ?? 0] ?? 'unknown').replace(/^WORKFLOW_TASK_FAILED_CAUSE_/, '').toLowerCase();
-  return { cause, failure: (failed.failure?.message ?? '').split('\n')[0] };
+  const where = codeLine(failed.failure?.stackTrace ?? '');
+  const message = (failed.failure?.message ?? '').split('\n')[0];
+  // The error's name: the failure's type, or the stack's first line (`ReferenceError: ...`).
+  const stackName = /^(\w+): /m.exec(failed.failure?.stackTrace ?? '')?.[1];
+  const type = failed.failure?.applicationFailureInfo?.type || stackName;
+  return {
+    cause,
+    failure: type && !message.startsWith(type) ? `${type}: ${message}` : message,
+    ...(where ? { where } : {}),
+  };
+}
+
+/**
+ * The first frame of a failure's stack in the user's own code, as `file:line:column`: not the SDK's,
+ * not a package's (`node_modules`), not the bundler's runtime; `undefined` if there is none.
+ */
+export function codeLine(stack: string): string | undefined {
+  for (const line of stack.split('\n')) {
+    const frame = /^\s*at (?:.*? \()?(.+?:\d+:\d+)\)?\s*$/.exec(line)?.[1];
+    if (!frame || /node_modules|webpack\/(bootstrap|runtime)|^node:|<anonymous>/.test(frame)) continue;
+    const file = frame.replace(/^webpack-internal:\/\/\/(\.\/)?/, '').replace(/^file:\/\//, '');
+    // Said from where the sweep runs, when the file is under it.
+    const shown = path.relative(process.cwd(), file);
+    return path.isAbsolute(file) && !shown.startsWith('..') ? shown : file;
+  }
+  return undefined;
+}
+
+/**
+ * A clean run's failed workflow task: its run has a workflow task pending again after one failed (its
+ * code threw, or its bundle lacks what a module needs), which no kill explains. A clean run's task
+ * that fails once fails every time: the sweep says why at once instead of waiting for the run.
+ */
+export async function findTaskFailure(client: Client, workflowId: string): Promise<Stuck | null> {
+  let raw;
+  try {
+    ({ raw } = await client.workflow.getHandle(workflowId).describe());
+  } catch {
+    return null;
+  }
+  const attempt = raw.pendingWorkflowTask?.attempt ?? 0;
+  if (attempt < 2) return null;
+  const failed = await lastTaskFailure(client, workflowId);
+  // A retried task with no failure timed out: a busy machine, which the clean run's own check judges.
+  if (!failed || failed.cause === 'reset_workflow') return null;
+  return { kind: 'task-failing', attempt, ...failed };
 }

@@ -242,6 +242,31 @@ describe('keys and the ladder for a workflow that is not an agent (keyedActiviti
     expect(receiver.mails).toEqual(['hello']);
   }, 60_000);
 
+  test("an AI SDK agent's tools (toolActivities): keyed by the model's tool-call id, a repeated id counted apart, the tool-call options not sent", async () => {
+    const workflowId = 'tool-calls';
+    receiver.lose.add(workflowId);
+    const out = await env.client.workflow.execute('toolCalls', {
+      taskQueue: KEYED_QUEUE,
+      workflowId,
+      args: [{ owner: 'agent-run-1' }],
+    });
+    expect(out).toEqual([
+      'charged 100',
+      'charged 200',
+      expect.stringMatching(/toolActivities: charge needs the model's tool-call id/),
+    ]);
+    // The first answer was lost and the call repeated under its key: one charge per tool call.
+    expect(receiver.charges.get(callKey('agent-run-1', 'call_1'))).toBe(100);
+    expect(receiver.charges.get(callKey('agent-run-1', 'call_1~2'))).toBe(200);
+    // The activity got the input alone, not the conversation.
+    const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+    const inputs = (history.events ?? [])
+      .map((e) => e.activityTaskScheduledEventAttributes?.input?.payloads ?? [])
+      .flat()
+      .map((p) => Buffer.from(p.data ?? new Uint8Array()).toString());
+    expect(inputs).toEqual(['100', '200']);
+  }, 60_000);
+
   test('with no lookup, the unknown mail is put to a person, whose answer arrives by signal', async () => {
     const workflowId = 'keyed-person';
     receiver.lose.add(workflowId);

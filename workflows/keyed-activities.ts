@@ -71,21 +71,41 @@ function publishQuestions(open: () => ReturnType<ReturnType<typeof personQuestio
  * ```
  */
 export function keyedActivities<A extends object>(options: KeyedActivitiesOptions<A>): Activities<A> {
+  const counts = new Map<string, number>();
+  const call = keyedCaller(options, 'keyedActivities');
+  return new Proxy({} as Activities<A>, {
+    // Not `then`: the object must not look like a promise to `await`.
+    get: (_target, name) =>
+      typeof name === 'string' && name !== 'then'
+        ? (...args: unknown[]) => {
+            const n = (counts.get(name) ?? 0) + 1;
+            counts.set(name, n);
+            return call(name, args, `${name}#${n}`);
+          }
+        : undefined,
+  });
+}
+
+/**
+ * Calls an activity by name with its arguments under a call id the caller chose (unique in the run):
+ * its key is `callKey(owner, callId)`, and an unknown outcome climbs the ladder. `keyedActivities`
+ * names each call by its place; `toolActivities` by the model's tool-call id.
+ */
+export function keyedCaller<A extends object>(
+  options: KeyedActivitiesOptions<A>,
+  who: string,
+): (name: string, args: unknown[], callId: string) => Promise<unknown> {
   const { owner, calls, keyRetentionMs, receiverDownMs, ...activityOptions } = options;
-  if (typeof owner !== 'string' || owner.length === 0) throw new TypeError('keyedActivities needs an owner id');
+  if (typeof owner !== 'string' || owner.length === 0) throw new TypeError(`${who} needs an owner id`);
   let questions: ReturnType<typeof personQuestions> | undefined;
   const person = () => (questions ??= personQuestions(publishQuestions(() => questions!.open())));
-  const counts = new Map<string, number>();
   const proxy = (name: string, { once, withinMs }: { once: boolean; withinMs?: number }, activityId: string) => {
     const retry = once ? { ...activityOptions.retry, maximumAttempts: 1 } : activityOptions.retry;
     const bound = withinMs === undefined ? {} : { scheduleToCloseTimeout: Math.max(1, Math.floor(withinMs)) };
     return proxyActivities<Record<string, ActivityFunction>>({ ...activityOptions, retry, ...bound, activityId })[name];
   };
 
-  const call = async (name: string, args: unknown[]): Promise<unknown> => {
-    const n = (counts.get(name) ?? 0) + 1;
-    counts.set(name, n);
-    const callId = `${name}#${n}`;
+  return async (name: string, args: unknown[], callId: string): Promise<unknown> => {
     const key = callKey(owner, callId);
     const spec = calls[name as keyof A] ?? { effect: 'unkeyed' };
     let tries = 0;
@@ -152,12 +172,6 @@ export function keyedActivities<A extends object>(options: KeyedActivitiesOption
     if (settled.rung === 'person') return parseOrText(output);
     return JSON.parse(output) as unknown;
   };
-
-  return new Proxy({} as Activities<A>, {
-    // Not `then`: the object must not look like a promise to `await`.
-    get: (_target, name) =>
-      typeof name === 'string' && name !== 'then' ? (...args: unknown[]) => call(name, args) : undefined,
-  });
 }
 
 /** A person's result: JSON if it parses, else the text as it is. */

@@ -42,7 +42,11 @@ export type Stuck =
 export function describeStuck(s: Stuck): string {
   if (s.kind === 'task-failing')
     return s.cause
-      ? `its workflow task keeps failing (attempt ${s.attempt}, ${s.cause}): ${s.failure}${s.where ? ` (at ${s.where})` : ''}`
+      ? `its workflow task keeps failing (attempt ${s.attempt}, ${s.cause}): ${s.failure}${s.where ? ` (at ${s.where})` : ''}${
+          /^ReferenceError: /.test(s.failure ?? '')
+            ? ": the workflow sandbox has no such global; a module that needs one may need a worker plugin that brings it (the config's plugins)"
+            : ''
+        }`
       : `its workflow task keeps failing (attempt ${s.attempt}): the worker lets each attempt time out, as it does after a failure it met before (non-determinism, most often)`;
   if (s.kind === 'waiting')
     return `waits with nothing in flight (no activity, timer, child or workflow task), ${STUCK_AFTER_QUIET_MS / 1000} s and more after its last event (${s.lastEvent}): only a signal could wake it, and none came`;

@@ -24,9 +24,6 @@ export function aiSdkSweep(crashSafe: boolean): SweepConfig {
     label: crashSafe ? 'AI SDK agent, crash-safe tools' : "AI SDK agent, the sample's way",
     workflowsPath: require.resolve('./workflows'),
     plugins: [new AiSdkPlugin({ modelProvider })],
-    // The plugin's model activity costs CPU in the worker: fewer runs per worker process than the
-    // default 150, or a hundred runs resumed at once make those calls outlast the sweep's 4 s timeout.
-    batchSize: 60,
     activities: () => createActivities(process.env.MAIL_URL!, { keys: crashSafe }),
     async setup() {
       mail = await startMailService();

@@ -44,7 +44,7 @@ With --config FILE: your own workflow (see docs/config.md); without it: ${table 
   --once               the first pass only (the default)
   --keep-server        keep the dev server and its Web UI after the sweep
   --address HOST:PORT  sweep on an existing Temporal server (--namespace NS)
-  --batch N            scenarios per worker process (default: the config's batchSize, else ${DEFAULT_BATCH})
+  --batch N            scenarios per worker process (default ${DEFAULT_BATCH})
   --lanes N|auto       batches in flight; auto (the default): one, and one more while the machine
                        leaves 1.5 cores idle, at most one per 1.5 cores (1 on 2 cores)
   --reruns N           run a scenario that erred (a busy machine: a live task timed out, a kill
@@ -91,7 +91,7 @@ export async function crashSweep(argv: readonly string[], table?: SweepTable): P
       'keep-server': { type: 'boolean', default: false },
       address: { type: 'string' },
       namespace: { type: 'string' },
-      batch: { type: 'string' },
+      batch: { type: 'string', default: String(DEFAULT_BATCH) },
       lanes: { type: 'string', default: String(DEFAULT_LANES) },
       reruns: { type: 'string', default: String(DEFAULT_RERUNS) },
       shard: { type: 'string' },
@@ -136,9 +136,8 @@ export async function crashSweep(argv: readonly string[], table?: SweepTable): P
     throw new UsageError(`bad --address ${values.address}: HOST:PORT`, USAGE);
   if (values.address !== undefined && values['keep-server'])
     throw new UsageError("--keep-server keeps the sweep's own dev server: it cannot go with --address", USAGE);
-  // Not given: the config's own (`batchSize`), else the engine's default.
-  const batchSize = values.batch === undefined ? undefined : Number(values.batch);
-  if (batchSize !== undefined && (!Number.isInteger(batchSize) || batchSize < 1))
+  const batchSize = Number(values.batch);
+  if (!Number.isInteger(batchSize) || batchSize < 1)
     throw new UsageError(`bad --batch ${values.batch}: a whole number of scenarios`, USAGE);
   const lanes = values.lanes === 'auto' ? 'auto' : Number(values.lanes);
   if (lanes !== 'auto' && (!Number.isInteger(lanes) || lanes < 1))

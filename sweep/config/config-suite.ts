@@ -145,7 +145,5 @@ export function configSuite(file: string): SuiteFactory {
     }
   };
   // A user's workflow may race a timer against an activity: its timers fire close to their time.
-  // The config's own batch size, read when the sweep asks (the file is loaded once: Node caches it).
-  Object.defineProperty(factory, 'batchSize', { get: () => loadSweepConfig(file).config.batchSize });
   return Object.assign(factory, { preciseTimers: true });
 }

@@ -100,13 +100,6 @@ export interface SweepConfig {
    * file is loaded in each worker process, so each makes its own.
    */
   plugins?: WorkerPlugin[];
-  /**
-   * How many scenarios share one worker process (`--batch` overrides it). Default 150. A workflow whose
-   * activities cost much CPU (an AI SDK agent's model call through Temporal's plugin) needs fewer: a
-   * hundred runs resumed at once in one process make its calls outlast the sweep's 4 s timeout, and
-   * the scenarios they move run again.
-   */
-  batchSize?: number;
   /** Starts your services, in the sweep's process, before anything runs. `env` reaches every worker process. */
   setup?: () => Promise<{ env?: Record<string, string> } | void> | { env?: Record<string, string> } | void;
   /** Stops them. */

@@ -89,10 +89,6 @@ export function loadSweepConfig(file: string): { config: SweepConfig; file: stri
       config.plugins.some((p) => typeof p !== 'object' || p === null || typeof p.name !== 'string'))
   )
     wrong.push('plugins (a list of Temporal worker plugins, each with its name, if given)');
-  if (config.batchSize !== undefined && (!Number.isInteger(config.batchSize) || config.batchSize < 1))
-    wrong.push(
-      `batchSize ${JSON.stringify(config.batchSize)} (a whole number of scenarios per worker process, if given)`,
-    );
   if (config.control !== undefined && typeof config.control !== 'boolean') {
     wrong.push(`control ${JSON.stringify(config.control)} (true or false, if given)`);
   }

@@ -26,8 +26,6 @@ export interface SuiteFactory {
    * every dev server the sweep starts is started so (`PRECISE_TIMER_FLAGS`). Default `false`.
    */
   preciseTimers?: boolean;
-  /** How many of its scenarios share one worker process when the sweep is given no `batchSize`. Default {@link DEFAULT_BATCH}. */
-  batchSize?: number;
 }
 
 /** Options of {@link runSweep}. */
@@ -161,7 +159,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
 async function sweepAndStop(options: SweepOptions): Promise<SweepReport> {
   const started = Date.now();
   const progress = options.progress ?? (() => {});
-  const batchSize = options.batchSize ?? options.suite.batchSize ?? DEFAULT_BATCH;
+  const batchSize = options.batchSize ?? DEFAULT_BATCH;
   const lanes = options.lanes ?? DEFAULT_LANES;
   const only = options.scenario ? parseScenarioLabel(options.scenario) : null;
   if (only && options.shard) throw new Error('one scenario (scenario) cannot be split into shards (shard)');

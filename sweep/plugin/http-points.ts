@@ -1,7 +1,7 @@
 // `http.accepted`: an activity's HTTP request has its response, found through Node's diagnostics channels.
 import dc from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { asyncLocalStorage, type Context } from '@temporalio/activity';
 import { crashPoint } from '../../common/crash-points';
 
@@ -29,6 +29,10 @@ interface Hold {
 }
 
 const owners = new WeakMap<object, Context>();
+// The async context each request was made in (its activity attempt's), where its point is reached: a
+// response's channel message comes in the context of whoever opened the kept connection it came
+// on, often another activity's attempt, even another run's.
+const scopes = new WeakMap<object, AsyncResource>();
 // What a request's JSON-RPC body names (`rpcName`), by request.
 const rpcOf = new WeakMap<object, string>();
 // The JSON-RPC name of the body of the `fetch` call being made, for the request it creates.
@@ -91,6 +95,13 @@ function accepted(ctx: Context, detail: string): void {
   holds.set(ctx, hold);
 }
 
+/** Runs `fn` in the async context the request was made in (see `scopes`). */
+function inScope(request: object, fn: () => void): void {
+  const scope = scopes.get(request);
+  if (scope) scope.runInAsyncScope(fn);
+  else fn();
+}
+
 /** Whether the activity has a response held at a point that has not let it go (it is parked). */
 function parked(ctx: Context | undefined): Hold | null {
   const hold = ctx && holds.get(ctx);
@@ -107,6 +118,7 @@ export function watchHttp(): void {
     const { request } = message as { request: object };
     if (!ctx) return;
     owners.set(request, ctx);
+    scopes.set(request, new AsyncResource('crash-sweep.http-request'));
     const rpc = fetchRpc.getStore();
     if (rpc) rpcOf.set(request, rpc);
   });
@@ -114,7 +126,8 @@ export function watchHttp(): void {
     const { request } = message as { request: { method: string; origin: string; path: string } };
     const ctx = owners.get(request);
     const host = new URL(request.origin).hostname;
-    if (ctx) accepted(ctx, detailOf(ctx, request.method, host, request.path, rpcOf.get(request)));
+    if (ctx)
+      inScope(request, () => accepted(ctx, detailOf(ctx, request.method, host, request.path, rpcOf.get(request))));
   });
   dc.subscribe('http.client.request.start', (message) => {
     const { request } = message as { request: ClientRequest };
@@ -125,13 +138,14 @@ export function watchHttp(): void {
       return;
     }
     owners.set(request, ctx);
+    scopes.set(request, new AsyncResource('crash-sweep.http-request'));
     sniffBody(request);
   });
   dc.subscribe('http.client.response.finish', (message) => {
     const { request } = message as { request: ClientRequest; response: IncomingMessage };
     const ctx = owners.get(request);
     const rpc = rpcName(Buffer.concat(written.get(request) ?? []).toString('utf8'));
-    if (ctx) accepted(ctx, detailOf(ctx, request.method, request.host, request.path, rpc));
+    if (ctx) inScope(request, () => accepted(ctx, detailOf(ctx, request.method, request.host, request.path, rpc)));
   });
 
   const realFetch = globalThis.fetch;

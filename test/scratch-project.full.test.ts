@@ -88,6 +88,40 @@ async function runCompositeAction(file: string, cwd: string, given: Record<strin
   return { ...result, uploads };
 }
 
+/** The version range this repository's package.json gives a development dependency. */
+function devVersion(name: string): string {
+  const own = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    devDependencies: Record<string, string>;
+  };
+  return own.devDependencies[name];
+}
+
+/**
+ * examples/ai-sdk as a user's own folder: the same files, importing the package by its name (the
+ * example imports this repository's sources), and a config that forgot the plugin beside its two.
+ */
+function copyAiSdkExample(to: string): void {
+  cpSync(path.join(ROOT, 'examples', 'ai-sdk'), to, { recursive: true });
+  const names: Record<string, string> = {
+    '../../lib/workflow': 'crash-safe-agent/workflow',
+    '../../lib/activity': 'crash-safe-agent/activity',
+    '../../sweep': 'crash-safe-agent',
+  };
+  for (const file of readdirSync(to).filter((f) => f.endsWith('.ts'))) {
+    const text = readFileSync(path.join(to, file), 'utf8');
+    writeFileSync(
+      path.join(to, file),
+      text.replace(/from '(\.\.\/\.\.\/[\w/]+)'/g, (whole, from: string) =>
+        names[from] ? `from '${names[from]}'` : whole,
+      ),
+    );
+  }
+  writeFileSync(
+    path.join(to, 'no-plugin.config.ts'),
+    "import { aiSdkSweep } from './sweep';\n\nexport default { ...aiSdkSweep(false), name: 'no-plugin', plugins: [] };\n",
+  );
+}
+
 /** Starts a TypeScript file of the scratch project in Node with its own tsx (one process: a SIGKILL ends it). */
 function scratch(file: string, env: NodeJS.ProcessEnv) {
   return spawn(process.execPath, ['--import', 'tsx', file], { cwd: dir, env: { ...process.env, ...env } });
@@ -99,6 +133,7 @@ beforeAll(async () => {
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
   cpSync(path.join(ROOT, 'test', 'fixtures', 'scratch-agent'), dir, { recursive: true });
   cpSync(path.join(ROOT, 'test', 'fixtures', 'scratch-project'), path.join(dir, 'welcome'), { recursive: true });
+  copyAiSdkExample(path.join(dir, 'ai-sdk'));
   const sdk = ['activity', 'client', 'common', 'proto', 'testing', 'worker', 'workflow'];
   writeFileSync(
     path.join(dir, 'package.json'),
@@ -109,6 +144,10 @@ beforeAll(async () => {
         'crash-safe-agent': `file:./${tarball}`,
         ...Object.fromEntries(sdk.map((p) => [`@temporalio/${p}`, sdkVersion])),
         zod: '^3.25.76',
+        // Temporal's AI SDK plugin and AI SDK 7, as its users install them (the plugin pins @temporalio/* 1.23).
+        '@temporalio/ai-sdk': '1.23.0',
+        ai: devVersion('ai'),
+        '@ai-sdk/openai-compatible': devVersion('@ai-sdk/openai-compatible'),
       },
     }),
   );
@@ -290,3 +329,46 @@ test("its own workflow, swept by the CI recipe's steps (actions/crash-sweep) wit
     'workflow.decided completeWorkflowExecution',
   ]);
 }, 300_000);
+
+describe("Temporal's AI SDK sample agent in the project (examples/ai-sdk, importing the package by name)", () => {
+  const sweepIt = (config: string) =>
+    run('npx', ['crash-sweep', '--config', config], {
+      cwd: dir,
+      timeout: 300_000,
+      env: { ...process.env, ...binaries },
+    }).then(
+      (done) => ({ ...done, code: 0 }),
+      (err: { code: number; stdout: string; stderr: string }) => err,
+    );
+
+  test('a plain npm install beside @temporalio/ai-sdk 1.23 and ai 7: the plugin keeps its own 1.23 copies, ours stays one', () => {
+    const version = (p: string) =>
+      (JSON.parse(readFileSync(path.join(dir, 'node_modules', p, 'package.json'), 'utf8')) as { version: string })
+        .version;
+    expect(version('ai')).toMatch(/^7\./);
+    expect(version('@temporalio/workflow')).toBe(sdkVersion);
+    // What npm does without overrides (docs/library.md gives the recipe for one copy): the plugin's own.
+    expect(version('@temporalio/ai-sdk/node_modules/@temporalio/workflow')).toBe('1.23.0');
+    expect(readdirSync(path.join(dir, 'node_modules', 'crash-safe-agent'))).not.toContain('node_modules');
+  });
+
+  test("the sample's way mails twice after some kills; crash-safe tools never, none missing", async () => {
+    const sample = await sweepIt('ai-sdk/sample.config.ts');
+    expect(sample.code).toBe(1);
+    expect(sample.stdout).toMatch(/AI SDK agent, the sample's way +20 +0 +[1-9]\d* +[1-9]\d* +0 /);
+    const safe = await sweepIt('ai-sdk/crash-safe.config.ts');
+    expect(safe.stdout).toMatch(/AI SDK agent, crash-safe tools +20 +0 +0 +0 +0 /);
+    expect(safe.code).toBe(0);
+  }, 300_000);
+
+  test('the same config without the plugin ends within seconds, naming the workflow task’s failure', async () => {
+    const started = Date.now();
+    const failed = await sweepIt('ai-sdk/no-plugin.config.ts');
+    expect(failed.code).toBe(3);
+    expect(failed.stderr).toMatch(
+      /the clean run of no-plugin could not run: .*ReferenceError: TransformStream is not defined/,
+    );
+    // Said, not asserted: how long it took (the issue was a silent fifteen minutes).
+    console.log(`a config without the plugin ended in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }, 120_000);
+});

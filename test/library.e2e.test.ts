@@ -6,10 +6,10 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { z } from 'zod/v4';
 import { devServerExecutable } from '../common/temporal-cli';
-import { answerQuestion, approveCall, startAgentRun, waitingFor } from '../lib/client';
+import { answerQuestion, approveCall, denyCall, startAgentRun, waitingFor } from '../lib/client';
 import { createAgentWorker, defineTool, type ModelProvider } from '../lib/worker';
 import type { ModelRequest } from '../lib/workflow';
-import { callKey, type AgentInput, type AgentResult } from '../lib/workflow';
+import { callDigest, callKey, type AgentInput, type AgentResult } from '../lib/workflow';
 import { createKeyedActivities, newReceiver } from './fixtures/keyed/activities';
 import { eventually } from './helpers/runs';
 
@@ -265,6 +265,31 @@ describe('keys and the ladder for a workflow that is not an agent (keyedActiviti
       .flat()
       .map((p) => Buffer.from(p.data ?? new Uint8Array()).toString());
     expect(inputs).toEqual(['100', '200']);
+  }, 60_000);
+
+  test('a tool that needs approval waits for a person by signal, bound to its digest; a denial reaches the caller', async () => {
+    const workflowId = 'tool-approvals';
+    const handle = await env.client.workflow.start('approvedToolCalls', {
+      taskQueue: KEYED_QUEUE,
+      workflowId,
+      args: [{ owner: 'agent-run-2' }],
+    });
+    const first = await eventually(async () => (await waitingFor(env.client, workflowId)).approvals[0]);
+    expect(first).toEqual({ callId: 'call_a', tool: 'charge', args: [300], digest: callDigest('charge', [300]) });
+    // Nothing ran before the approval.
+    expect(receiver.charges.has(callKey('agent-run-2', 'call_a'))).toBe(false);
+    // A decision naming another digest approves nothing: the client refuses it before it is sent.
+    await expect(
+      approveCall(env.client, workflowId, 'call_a', { by: 'test', digest: callDigest('charge', [999]) }),
+    ).rejects.toThrow(/its arguments are not those you were shown/);
+    await approveCall(env.client, workflowId, 'call_a', { by: 'test', digest: first.digest });
+    const second = await eventually(
+      async () => (await waitingFor(env.client, workflowId)).approvals.find((a) => a.callId === 'call_b') ?? null,
+    );
+    await denyCall(env.client, workflowId, second.callId, { by: 'test', reason: 'too much' });
+    expect(await handle.result()).toEqual(['charged 300', 'charge (call_b) was denied by test: too much']);
+    expect(receiver.charges.get(callKey('agent-run-2', 'call_a'))).toBe(300);
+    expect(receiver.charges.has(callKey('agent-run-2', 'call_b'))).toBe(false);
   }, 60_000);
 
   test('with no lookup, the unknown mail is put to a person, whose answer arrives by signal', async () => {

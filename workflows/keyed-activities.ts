@@ -1,6 +1,7 @@
 // Keys and the resolution ladder for any workflow's activities, not only the agent's tool calls.
 import {
   ActivityFailure,
+  ApplicationFailure,
   proxyActivities,
   sleep,
   upsertMemo,
@@ -13,6 +14,8 @@ import { DAY_MS, DEFAULT_RECEIVER_DOWN_MS } from './calls';
 import { effectFlags, type ToolEffect } from './effects';
 import { settleCall, type Answer, type Lookup } from './ladder';
 import { attemptTool, inlineText } from './outcome';
+import { approvalGate } from './approvals';
+import { callDigest } from './digest';
 import { personQuestions } from './questions';
 import { WAITING_MEMO } from './signals';
 
@@ -20,6 +23,13 @@ import { WAITING_MEMO } from './signals';
 export interface KeyedCallOptions {
   /** What a repeat does (`keyed`: the activity sends `activityKey()` to a receiver that honours it). */
   effect: ToolEffect;
+  /**
+   * A person approves each call before it runs, by the `approve` signal (`approveCall` and `denyCall` in
+   * `crash-safe-agent/client`), bound to the digest of the activity's name and arguments; the call waits
+   * in the run's memo (`waitingFor`). A denied call throws `CallDenied` (an AI SDK tool's `execute`:
+   * the model is told). Default `false`.
+   */
+  needsApproval?: boolean;
   /**
    * The name of an activity that answers whether a call happened (the ladder's second rung). It gets
    * `{ key, callId, args }` and returns `true`, `false` or `{ happened, output }`; it throws when it
@@ -45,11 +55,6 @@ export interface KeyedActivitiesOptions<A> extends Omit<ActivityOptions, 'activi
 }
 
 type Activities<A> = { [K in keyof A]: A[K] extends ActivityFunction ? A[K] : never };
-
-/** What a workflow with keyed activities waits for, in its memo (the same shape as the agent's). */
-function publishQuestions(open: () => ReturnType<ReturnType<typeof personQuestions>['open']>) {
-  return () => upsertMemo({ [WAITING_MEMO]: { approvals: [], questions: open() } });
-}
 
 /**
  * Activities whose every call carries an idempotency key, the same for each attempt and each worker
@@ -97,8 +102,14 @@ export function keyedCaller<A extends object>(
 ): (name: string, args: unknown[], callId: string) => Promise<unknown> {
   const { owner, calls, keyRetentionMs, receiverDownMs, ...activityOptions } = options;
   if (typeof owner !== 'string' || owner.length === 0) throw new TypeError(`${who} needs an owner id`);
+  // What the run waits for, in its memo (the same shape as the agent's): made at the first call that
+  // needs a person, so a workflow that never does installs no handler and records no patch.
   let questions: ReturnType<typeof personQuestions> | undefined;
-  const person = () => (questions ??= personQuestions(publishQuestions(() => questions!.open())));
+  let gate: ReturnType<typeof approvalGate> | undefined;
+  const publish = () =>
+    upsertMemo({ [WAITING_MEMO]: { approvals: gate?.open() ?? [], questions: questions?.open() ?? [] } });
+  const person = () => (questions ??= personQuestions(publish));
+  const approvals = () => (gate ??= approvalGate(publish));
   const proxy = (name: string, { once, withinMs }: { once: boolean; withinMs?: number }, activityId: string) => {
     const retry = once ? { ...activityOptions.retry, maximumAttempts: 1 } : activityOptions.retry;
     const bound = withinMs === undefined ? {} : { scheduleToCloseTimeout: Math.max(1, Math.floor(withinMs)) };
@@ -108,6 +119,15 @@ export function keyedCaller<A extends object>(
   return async (name: string, args: unknown[], callId: string): Promise<unknown> => {
     const key = callKey(owner, callId);
     const spec = calls[name as keyof A] ?? { effect: 'unkeyed' };
+    if (spec.needsApproval) {
+      // The person approves exactly this call: the decision must name its digest, if it names one.
+      const decision = await approvals().request({ callId, tool: name, args, digest: callDigest(name, args) });
+      if (!decision.approved)
+        throw ApplicationFailure.nonRetryable(
+          `${name} (${callId}) was denied by ${decision.by}${decision.reason ? `: ${decision.reason}` : ''}`,
+          'CallDenied',
+        );
+    }
     let tries = 0;
     let lastFailure: unknown;
     // A value the ladder settled without one (a lookup or a person said "it happened" and no more).

@@ -118,7 +118,7 @@ function copyAiSdkExample(to: string): void {
   }
   writeFileSync(
     path.join(to, 'no-plugin.config.ts'),
-    "import { aiSdkSweep } from './sweep';\n\nexport default { ...aiSdkSweep(false), name: 'no-plugin', plugins: [] };\n",
+    "import { aiSdkSweep } from './sweep';\n\nexport default { ...aiSdkSweep('sample'), name: 'no-plugin', plugins: [] };\n",
   );
 }
 
@@ -148,6 +148,9 @@ beforeAll(async () => {
         '@temporalio/ai-sdk': '1.23.0',
         ai: devVersion('ai'),
         '@ai-sdk/openai-compatible': devVersion('@ai-sdk/openai-compatible'),
+        '@ai-sdk/mcp': devVersion('@ai-sdk/mcp'),
+        // The example's MCP server is written with the MCP SDK, as a team's own server would be.
+        '@modelcontextprotocol/sdk': '^1.32.2',
       },
     }),
   );

@@ -21,6 +21,7 @@ export function runOf(messages: Message[]): string {
  * conversation, the model gives the same reply.
  */
 function reply(messages: Message[]) {
+  const run = runOf(messages);
   const turn = messages.filter((m) => m.role === 'assistant').length;
   const call = (name: string, args: unknown) => ({
     role: 'assistant',
@@ -30,7 +31,9 @@ function reply(messages: Message[]) {
   if (turn === 0) return { message: call('getWeather', { location: 'Paris' }), finish_reason: 'tool_calls' };
   if (turn === 1)
     return {
-      message: call('sendEmail', { to: 'ada@example.com', subject: 'Weather in Paris', body: 'Sunny, 21 °C.' }),
+      // `run`: what the MCP shape's mail server needs to name the run to the mail service (the
+      // activities read it from their context, and their input schema drops it).
+      message: call('sendEmail', { to: 'ada@example.com', subject: 'Weather in Paris', body: 'Sunny, 21 °C.', run }),
       finish_reason: 'tool_calls',
     };
   return { message: { role: 'assistant', content: 'I mailed Ada the weather in Paris.' }, finish_reason: 'stop' };

@@ -1,4 +1,4 @@
 // The sample's way: each tool's execute a plain activity proxy (examples/ai-sdk/workflows.ts, toolsAgent).
 import { aiSdkSweep } from './sweep';
 
-export default aiSdkSweep(false);
+export default aiSdkSweep('sample');

@@ -1,7 +1,8 @@
 // The weather agent of Temporal's AI SDK sample (`toolsAgent`: `generateText` in a workflow, the model
 // through the plugin's provider, each tool's `execute` an activity), with a tool that acts: it mails the
-// weather. Once as the sample writes it, once with crash-safe tools.
-import { temporalProvider } from '@temporalio/ai-sdk/workflow';
+// weather. Once as the sample writes it, once with crash-safe tools, and once as the sample's `mcpAgent`
+// writes it: the mail tool from an MCP server through the plugin's `TemporalMCPClient`.
+import { temporalProvider, TemporalMCPClient } from '@temporalio/ai-sdk/workflow';
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import { generateText, stepCountIs, tool } from 'ai';
 import { z } from 'zod';
@@ -42,6 +43,25 @@ export async function crashSafeToolsAgent(prompt: string): Promise<string> {
     tools: {
       getWeather: tool({ description: 'Get the weather for a city', inputSchema: weatherInput, execute: getWeather }),
       sendEmail: tool({ description: 'Send a mail', inputSchema: mailInput, execute: sendEmail }),
+    },
+    stopWhen: stepCountIs(5),
+  });
+  return text;
+}
+
+/**
+ * The sample's MCP shape: the mail tool comes from an MCP server (the plugin's `mcpClientFactories`
+ * names it `mail`), listed and called by the plugin's activities; the weather is an activity as above.
+ */
+export async function mcpAgent(prompt: string): Promise<string> {
+  const { getWeather } = proxyActivities<WeatherActivities>({ startToCloseTimeout: '1 minute' });
+  const mail = await new TemporalMCPClient({ name: 'mail' }).tools();
+  const { text } = await generateText({
+    model: temporalProvider.languageModel('weather-script'),
+    prompt,
+    tools: {
+      getWeather: tool({ description: 'Get the weather for a city', inputSchema: weatherInput, execute: getWeather }),
+      ...mail,
     },
     stopWhen: stepCountIs(5),
   });

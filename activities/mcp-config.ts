@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { nearest } from '../common/fields';
 import { looksSecret } from '../common/secrets';
 
 /**
@@ -77,6 +78,19 @@ const httpSchema = z
     receiverDownMs: z.number().int().positive().optional(),
   })
   .strict();
+/** Every field a server may have, of either transport: one not here is refused with the nearest. */
+const SERVER_FIELDS = [...new Set([...Object.keys(stdioSchema.shape), ...Object.keys(httpSchema.shape)])];
+
+/** `comand is not a field of an MCP server (did you mean command?)`, for each key not `known`. */
+function unknownFields(value: object, known: readonly string[], what: string): string[] {
+  return Object.keys(value)
+    .filter((k) => !known.includes(k))
+    .map((k) => {
+      const near = nearest(k, known);
+      return `${k} is not a ${what}${near ? ` (did you mean ${near}?)` : ''}`;
+    });
+}
+
 const configSchema = z
   .object({
     mcpServers: z.record(
@@ -84,7 +98,7 @@ const configSchema = z
       z.unknown(),
     ),
   })
-  .passthrough();
+  .strict();
 
 /**
  * Replaces each `${NAME}` in `text` with the environment variable `NAME`, so a token or password
@@ -144,6 +158,11 @@ export function parseMcpConfig(
   } catch (err) {
     throw new McpConfigError(source, `not JSON: ${(err as Error).message}`);
   }
+  // A field the file may not have is named, with the nearest known name, before anything else.
+  if (typeof json === 'object' && json !== null && !Array.isArray(json)) {
+    const unknown = unknownFields(json, ['mcpServers'], 'field of an MCP config');
+    if (unknown.length > 0) throw new McpConfigError(source, unknown.join('; '));
+  }
   const top = configSchema.safeParse(json);
   if (!top.success) throw new McpConfigError(source, describe(top.error, ''));
   const servers: Record<string, McpServerConfig> = {};
@@ -151,6 +170,8 @@ export function parseMcpConfig(
   for (const [name, given] of Object.entries(top.data.mcpServers)) {
     const where = `mcpServers.${name}`;
     if (typeof given !== 'object' || given === null) throw new McpConfigError(source, `${where} must be an object`);
+    const unknown = unknownFields(given, SERVER_FIELDS, 'field of an MCP server').map((u) => `${where}.${u}`);
+    if (unknown.length > 0) throw new McpConfigError(source, unknown.join('; '));
     const raw = expandServer(given as Record<string, unknown>, env, source, where, secrets);
     const kind = (raw as { type?: unknown }).type;
     if (kind === 'sse') {

@@ -1,6 +1,7 @@
 // What a client does with agent runs, as functions: start one, approve or deny a call, answer a question, see what waits.
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import { unknownOptions } from '../common/fields';
 import { AGENT_WAITING, WAITING_FOR_A_PERSON, WAITING_NONE } from '../common/search-attributes';
 import type { agentWorkflow } from '../workflows/agent';
 import { contextProblem, textsProblem, toolsProblem } from '../workflows/run-input';
@@ -22,6 +23,33 @@ export interface StartAgentRunOptions extends Omit<AgentInput, 'runId' | 'carrie
   staticDetails?: string;
 }
 
+/** Every option of {@link startAgentRun}: one given from plain JavaScript that is not here is refused. */
+const START_OPTIONS = {
+  taskQueue: true,
+  runId: true,
+  workflowId: true,
+  staticSummary: true,
+  staticDetails: true,
+  task: true,
+  instructions: true,
+  tools: true,
+  context: true,
+  keyless: true,
+  approve: true,
+  approvalTimeoutMs: true,
+  searchAttributes: true,
+  receiverDownMs: true,
+  lookup: true,
+  earlierExecutions: true,
+  model: true,
+  keyRetentionMs: true,
+  mcpServers: true,
+  maxTurns: true,
+  turnsPerRun: true,
+  maxConversationBytes: true,
+  timeouts: true,
+} satisfies Record<keyof StartAgentRunOptions, true>;
+
 /**
  * Starts one agent run. Unless the input sets `searchAttributes: false`, the namespace gets the
  * agent's search attributes first (the run sets them when it waits for a person). Input the run would
@@ -32,6 +60,9 @@ export async function startAgentRun(
   client: Client,
   options: StartAgentRunOptions,
 ): Promise<WorkflowHandle<typeof agentWorkflow>> {
+  // `carried` is refused below, with why.
+  const unknown = unknownOptions(options, [...Object.keys(START_OPTIONS), 'carried'], 'startAgentRun');
+  if (unknown.length > 0) throw new TypeError(unknown.join('; '));
   const { taskQueue, workflowId, staticSummary, staticDetails, runId = randomUUID(), ...rest } = options;
   const input: AgentInput = { ...rest, runId };
   const carried = (options as { carried?: unknown }).carried !== undefined;

@@ -9,6 +9,8 @@ export type AgentConfig = ReturnType<typeof configFromEnv>;
  * defaults `npm run dev` uses. Your tools' own receivers are yours to configure.
  */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {
+  const problems = envProblems(env);
+  if (problems.length > 0) throw new EnvError(problems);
   return {
     /** `TEMPORAL_ADDRESS`, default `localhost:7233`. */
     temporalAddress: env.TEMPORAL_ADDRESS ?? 'localhost:7233',
@@ -25,4 +27,40 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {
     /** `MCP_CONFIG`: a JSON file of MCP servers (`{"mcpServers": {...}}`) whose tools runs may use. Default none. */
     mcpConfig: env.MCP_CONFIG || undefined,
   };
+}
+
+/** Thrown for an environment variable the loop reads and cannot use: each one named, with what it needs. */
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('; '));
+    this.name = 'EnvError';
+  }
+}
+
+/**
+ * Why a variable `configFromEnv` reads cannot be used, one line each. A variable that is set is read
+ * as it is: one that is empty, or not of its form, is named, never replaced by the default (unset it
+ * for that).
+ */
+export function envProblems(env: NodeJS.ProcessEnv): string[] {
+  const problems: string[] = [];
+  const given = (name: string, form: string, ok: (v: string) => boolean) => {
+    const value = env[name];
+    if (value === undefined) return;
+    if (value.trim() === '') problems.push(`${name} is set but empty: give ${form}, or unset it for the default`);
+    else if (!ok(value)) problems.push(`${name} is ${JSON.stringify(value)}, not ${form}`);
+  };
+  given('TEMPORAL_ADDRESS', 'HOST:PORT', (v) => /^[^\s:/]+:\d{1,5}$/.test(v) || /^\[[0-9a-fA-F:]+\]:\d{1,5}$/.test(v));
+  given('TEMPORAL_NAMESPACE', 'a namespace name', (v) => !/\s/.test(v));
+  given('TASK_QUEUE', 'a task queue name', (v) => v.trim() === v);
+  given('OPENAI_BASE_URL', 'an http(s) URL', (v) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  });
+  given('AGENT_MODEL', 'a model name', (v) => v.trim() === v);
+  given('MCP_CONFIG', 'the path of a JSON file of MCP servers', () => true);
+  return problems;
 }

@@ -95,16 +95,16 @@ describe('a fault by name (a config row)', () => {
     // Only a pinned deploy keeps each run on the build that started it.
     expect(rows.map((r) => pinsRuns(r))).toEqual([false, false, false, true]);
     expect(() => loadSweepConfig(path.join(__dirname, 'fixtures', 'configs', 'bad-fault.config.js'))).toThrow(
-      /rows: "bad": unknown fault "flood"/,
+      /rows\[0\]\.faults: unknown fault "flood"/,
     );
     expect(() => loadSweepConfig(path.join(__dirname, 'fixtures', 'configs', 'bad-fault.config.js'))).toThrow(
-      /rows: "bad" has control "yes" \(true or false, if given\)/,
+      /rows\[0\]\.control is the text "yes", not boolean/,
     );
     expect(() => loadSweepConfig(path.join(__dirname, 'fixtures', 'configs', 'bad-fault.config.js'))).toThrow(
-      /rows: "bad-deploy" has versioning "blue-green" \(unversioned, pinned or auto-upgrade, if given\)/,
+      /rows\[1\]\.versioning is "blue-green", not 'unversioned' or 'pinned' or 'auto-upgrade'/,
     );
     expect(() => loadSweepConfig(path.join(__dirname, 'fixtures', 'configs', 'bad-fault.config.js'))).toThrow(
-      /rows: "no-build" has versioning without nextBuild/,
+      /rows\[2\]\.versioning is given without nextBuild/,
     );
   });
 });

@@ -34,7 +34,7 @@ describe('MCP configuration in the shape other MCP clients use', () => {
     [
       'an unknown field',
       '{"mcpServers":{"a":{"command":"x","argv":[]}}}',
-      /mcpServers\.a: Unrecognized key\(s\) in object: 'argv'/,
+      /mcpServers\.a\.argv is not a field of an MCP server \(did you mean args\?\)/,
     ],
     ['SSE', '{"mcpServers":{"a":{"type":"sse","url":"http://h/sse"}}}', /SSE transport is not supported/],
     ['a bad server name', '{"mcpServers":{"a b":{"command":"x"}}}', /server name may hold letters/],

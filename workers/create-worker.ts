@@ -4,6 +4,7 @@ import { createActivities } from '../activities';
 import { ToolRegistry, type AnyTool } from '../activities/define-tool';
 import type { McpToolbox } from '../activities/mcp-toolbox';
 import { openAiModel, type ModelProvider } from '../activities/model';
+import { unknownOptions } from '../common/fields';
 import { registerSecrets } from '../common/secrets';
 import { redactingActivities } from '../activities/redaction';
 import { workflowInterceptorModules, type CrashSweepPluginOptions } from '../sweep/plugin';
@@ -160,7 +161,33 @@ function modelOf(options: AgentActivitiesOptions): ModelProvider {
  * Builds a worker that serves the agent workflow and its activities: your tools (`tools`), your
  * MCP servers (`mcp`), your model (`modelProvider`, or an OpenAI-compatible endpoint).
  */
+/** Every option of {@link createAgentWorker}: one given from plain JavaScript that is not here is refused. */
+const WORKER_OPTIONS = {
+  connection: true,
+  namespace: true,
+  taskQueue: true,
+  tools: true,
+  modelProvider: true,
+  openaiBaseUrl: true,
+  openaiApiKey: true,
+  model: true,
+  mcp: true,
+  secrets: true,
+  activities: true,
+  workflowsPath: true,
+  workflowBundle: true,
+  identity: true,
+  plugins: true,
+  activityInterceptors: true,
+  dataConverter: true,
+  maxOutputBytes: true,
+  keySecret: true,
+  tuning: true,
+} satisfies Record<keyof AgentWorkerOptions, true>;
+
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
+  const unknown = unknownOptions(options, Object.keys(WORKER_OPTIONS), 'createAgentWorker');
+  if (unknown.length > 0) throw new TypeError(unknown.join('; '));
   const loop = createAgentActivities(options);
   const clash = Object.keys(options.activities ?? {}).filter((name) => name in loop);
   if (clash.length > 0)

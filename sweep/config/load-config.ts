@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SweepConfig } from './define-sweep';
 import { faultNamed, isVersioning } from '../faults';
+import { CONFIG, fieldProblems, POINTS, ROW } from './config-schema';
 
 /** Thrown for a config file that is missing, does not load, or lacks what the sweep needs. */
 export class ConfigError extends Error {
@@ -30,77 +31,72 @@ export function loadSweepConfig(file: string): { config: SweepConfig; file: stri
     throw new ConfigError(`the config ${abs} did not load: ${e.message}`);
   }
   const config = (mod.default ?? mod) as Partial<SweepConfig>;
-  const wrong: string[] = [];
-  if (typeof config.workflowsPath !== 'string')
-    wrong.push("workflowsPath (a path, e.g. require.resolve('./workflows'))");
-  for (const fn of ['activities', 'start', 'check'] as const)
-    if (typeof config[fn] !== 'function') wrong.push(`${fn} (a function)`);
-  for (const fn of ['setup', 'teardown', 'person'] as const)
-    if (config[fn] !== undefined && typeof config[fn] !== 'function') wrong.push(`${fn} (a function, if given)`);
-  if (
-    config.rows !== undefined &&
-    (!Array.isArray(config.rows) || config.rows.length === 0 || config.rows.some((r) => typeof r?.name !== 'string'))
-  ) {
-    wrong.push('rows (a list of { name, label? }, if given)');
-  }
-  for (const r of Array.isArray(config.rows) ? config.rows : []) {
-    if (r?.serverDies !== undefined && r.serverDies !== 'worker-survives' && r.serverDies !== 'worker-dies') {
-      wrong.push(
-        `rows: ${JSON.stringify(r.name)} has serverDies ${JSON.stringify(r.serverDies)} (worker-survives or worker-dies, if given)`,
+  // Said from where the command runs: `crash-sweep.config.ts: plugns is not a config field (...)`.
+  const shown = path.relative(process.cwd(), abs).startsWith('..') ? abs : path.relative(process.cwd(), abs);
+  const problems = configProblems(config);
+  if (problems.length > 0)
+    throw new ConfigError(
+      `${problems.map((p) => `${shown}: ${p}`).join('\n')}\n(every field, its type and default: docs/config.md, "The fields")`,
+    );
+  return { config: config as SweepConfig, file: abs };
+}
+
+/**
+ * Everything wrong with a config, one line each beginning with the field's path: a field no level
+ * has (with the nearest name), a wrong type, a required one missing (`config-schema.ts`), then the
+ * finer checks of values the schema types only loosely (an enum, a fault's name, a whole number).
+ */
+export function configProblems(config: unknown): string[] {
+  if (typeof config !== 'object' || config === null || Array.isArray(config))
+    return ['its default export is not a config object (defineSweep({ ... }))'];
+  const c = config as Partial<SweepConfig> & Record<string, unknown>;
+  const problems = fieldProblems(c, CONFIG);
+  if (Array.isArray(c.rows)) {
+    if (c.rows.length === 0) problems.push('rows is an empty list: give one row at least, or no rows');
+    for (const [i, r] of (c.rows as unknown[]).entries()) {
+      if (typeof r !== 'object' || r === null || Array.isArray(r)) {
+        problems.push(`rows[${i}] is not a row ({ name, ... })`);
+        continue;
+      }
+      problems.push(
+        ...fieldProblems(r as Record<string, unknown>, ROW, `rows[${i}].`),
+        ...rowValueProblems(r as NonNullable<SweepConfig['rows']>[number], i),
       );
     }
-    if (r?.faults !== undefined && (!Array.isArray(r.faults) || r.faults.some((f) => typeof f !== 'string'))) {
-      wrong.push(
-        `rows: ${JSON.stringify(r.name)} has faults ${JSON.stringify(r.faults)} (a list of fault names, if given)`,
-      );
-    } else {
-      for (const f of r?.faults ?? []) {
+  }
+  if (typeof c.points === 'object' && c.points !== null && !Array.isArray(c.points))
+    problems.push(...fieldProblems(c.points as Record<string, unknown>, POINTS, 'points.'));
+  if (Array.isArray(c.plugins))
+    for (const [i, p] of (c.plugins as unknown[]).entries())
+      if (typeof p !== 'object' || p === null || typeof (p as { name?: unknown }).name !== 'string')
+        problems.push(`plugins[${i}] is not a Temporal worker plugin (an object with its name)`);
+  if (typeof c.activityTimeouts === 'string' && c.activityTimeouts !== 'capped' && c.activityTimeouts !== 'own')
+    problems.push(`activityTimeouts is ${JSON.stringify(c.activityTimeouts)}, not 'capped' or 'own'`);
+  return problems;
+}
+
+/** A row's values that its fields' types allow but the sweep does not. */
+function rowValueProblems(r: NonNullable<SweepConfig['rows']>[number], i: number): string[] {
+  const problems: string[] = [];
+  const at = `rows[${i}].`;
+  const oneOf = (field: string, value: unknown, allowed: readonly string[]) => {
+    if (typeof value === 'string' && !allowed.includes(value))
+      problems.push(`${at}${field} is ${JSON.stringify(value)}, not ${allowed.map((a) => `'${a}'`).join(' or ')}`);
+  };
+  oneOf('serverDies', r.serverDies, ['worker-survives', 'worker-dies']);
+  oneOf('reset', r.reset, ['last-task', 'first-task']);
+  if (typeof r.versioning === 'string' && !isVersioning(r.versioning))
+    oneOf('versioning', r.versioning, ['unversioned', 'pinned', 'auto-upgrade']);
+  else if (r.versioning !== undefined && r.nextBuild === undefined)
+    problems.push(`${at}versioning is given without nextBuild (how its next build is deployed)`);
+  if (r.nextBuild === '') problems.push(`${at}nextBuild is empty (the next build's workflows, a path)`);
+  if (Array.isArray(r.faults))
+    for (const f of r.faults)
+      if (typeof f === 'string')
         try {
           faultNamed(f);
         } catch (err) {
-          wrong.push(`rows: ${JSON.stringify(r.name)}: ${(err as Error).message}`);
+          problems.push(`${at}faults: ${(err as Error).message}`);
         }
-      }
-    }
-    if (r?.nextBuild !== undefined && (typeof r.nextBuild !== 'string' || r.nextBuild === '')) {
-      wrong.push(
-        `rows: ${JSON.stringify(r.name)} has nextBuild ${JSON.stringify(r.nextBuild)} (the next build's workflows, a path as workflowsPath, if given)`,
-      );
-    }
-    if (r?.versioning !== undefined && !isVersioning(r.versioning)) {
-      wrong.push(
-        `rows: ${JSON.stringify(r.name)} has versioning ${JSON.stringify(r.versioning)} (unversioned, pinned or auto-upgrade, if given)`,
-      );
-    } else if (r?.versioning !== undefined && r.nextBuild === undefined) {
-      wrong.push(`rows: ${JSON.stringify(r.name)} has versioning without nextBuild (how its next build is deployed)`);
-    }
-    if (r?.control !== undefined && typeof r.control !== 'boolean') {
-      wrong.push(`rows: ${JSON.stringify(r.name)} has control ${JSON.stringify(r.control)} (true or false, if given)`);
-    }
-    if (r?.reset !== undefined && r.reset !== 'last-task' && r.reset !== 'first-task') {
-      wrong.push(
-        `rows: ${JSON.stringify(r.name)} has reset ${JSON.stringify(r.reset)} (last-task or first-task, if given)`,
-      );
-    }
-  }
-  if (
-    config.plugins !== undefined &&
-    (!Array.isArray(config.plugins) ||
-      config.plugins.some((p) => typeof p !== 'object' || p === null || typeof p.name !== 'string'))
-  )
-    wrong.push('plugins (a list of Temporal worker plugins, each with its name, if given)');
-  if (config.control !== undefined && typeof config.control !== 'boolean') {
-    wrong.push(`control ${JSON.stringify(config.control)} (true or false, if given)`);
-  }
-  if (
-    config.activityTimeouts !== undefined &&
-    config.activityTimeouts !== 'capped' &&
-    config.activityTimeouts !== 'own'
-  )
-    wrong.push(`activityTimeouts 'capped' or 'own', if given (it is ${JSON.stringify(config.activityTimeouts)})`);
-  if (wrong.length > 0)
-    throw new ConfigError(
-      `the config ${abs} needs: ${wrong.join('; ')}. See docs/config.md (Sweep your own workflow).`,
-    );
-  return { config: config as SweepConfig, file: abs };
+  return problems;
 }

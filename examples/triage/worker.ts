@@ -48,7 +48,11 @@ async function main(): Promise<void> {
     const dataConverter = dataConverterFromEnv();
     const worker = await createAgentWorker({
       connection,
-      ...config,
+      namespace: config.namespace,
+      taskQueue: config.taskQueue,
+      openaiBaseUrl: config.openaiBaseUrl,
+      openaiApiKey: config.openaiApiKey,
+      model: config.model,
       mcp,
       dataConverter,
       // The triage tools, which `npm run start` names; a run may name MCP servers' tools instead.

@@ -26,8 +26,9 @@ async function main(): Promise<void> {
   const model = openAiModel({ baseURL: config.openaiBaseUrl, apiKey: config.openaiApiKey, model: config.model });
   await runCrashWorker((settings) =>
     createAgentWorker({
-      ...config,
-      openaiBaseUrl: undefined,
+      // The model key, kept out of history and logs with the worker's other secrets.
+      openaiApiKey: config.openaiApiKey,
+      model: config.model,
       modelProvider: model,
       ...settings,
       workflowBundle: bundlePath ? { code: readFileSync(bundlePath, 'utf8') } : undefined,

@@ -7,7 +7,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { z } from 'zod/v4';
-import { parseCommandLine, runMain, UsageError } from '../common/cli';
+import { parseCommandLine, runMain, wholeNumbers } from '../common/cli';
 import { chainHistories, historySizes } from '../common/history-events';
 import { devServerExecutable } from '../common/temporal-cli';
 import { aiSdkModel } from '../lib/ai-sdk';
@@ -50,13 +50,7 @@ async function main(): Promise<void> {
     { turns: { type: 'string', default: '5,20' }, runs: { type: 'string', default: '3' } },
     USAGE,
   );
-  const list = (text: string, name: string) =>
-    text.split(',').map((t) => {
-      const n = Number(t);
-      if (!Number.isSafeInteger(n) || n < 1)
-        throw new UsageError(`bad --${name} ${text}: whole numbers, comma-separated`, USAGE);
-      return n;
-    });
+  const list = (text: string, flag: string) => wholeNumbers(text, flag, USAGE);
   const turnsList = list(values.turns!, 'turns');
   const [runs] = list(values.runs!, 'runs');
   Runtime.install({ logger: new DefaultLogger('ERROR') });

@@ -6,7 +6,7 @@ import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
-import { parseCommandLine, runMain, UsageError } from '../common/cli';
+import { parseCommandLine, runMain, wholeNumbers } from '../common/cli';
 import { LARGE_MESSAGES } from '../common/grpc-limits';
 import { chainHistories, historySizes } from '../common/history-events';
 import { devServerExecutable } from '../common/temporal-cli';
@@ -56,13 +56,7 @@ async function main(): Promise<void> {
     },
     USAGE,
   );
-  const list = (text: string, name: string) =>
-    text.split(',').map((t) => {
-      const n = Number(t);
-      if (!Number.isSafeInteger(n) || n < 1)
-        throw new UsageError(`bad --${name} ${text}: whole numbers, comma-separated`, USAGE);
-      return n;
-    });
+  const list = (text: string, flag: string) => wholeNumbers(text, flag, USAGE);
   const turnsList = list(values.turns!, 'turns');
   const bytesList = list(values.bytes!, 'bytes');
   const [runs] = list(values.runs!, 'runs');

@@ -38,6 +38,16 @@ export function commaList(text: string | undefined): string[] {
 }
 
 /** Parses a TCP port, 0 meaning "any free port". */
+/** A flag's comma-separated whole numbers of at least 1 (`--turns 5,20`), or a `UsageError` naming the flag. */
+export function wholeNumbers(text: string, flag: string, usage: string): number[] {
+  return text.split(',').map((t) => {
+    const n = Number(t);
+    if (!Number.isSafeInteger(n) || n < 1)
+      throw new UsageError(`bad --${flag} ${text}: whole numbers, comma-separated`, usage);
+    return n;
+  });
+}
+
 export function parsePort(text: string | undefined, usage: string, fallback?: number): number {
   if (text === undefined) {
     if (fallback !== undefined) return fallback;

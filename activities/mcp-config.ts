@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { nearest } from '../common/fields';
+import { unknownKeys } from '../common/fields';
 import { looksSecret } from '../common/secrets';
 
 /**
@@ -81,16 +81,6 @@ const httpSchema = z
 /** Every field a server may have, of either transport: one not here is refused with the nearest. */
 const SERVER_FIELDS = [...new Set([...Object.keys(stdioSchema.shape), ...Object.keys(httpSchema.shape)])];
 
-/** `comand is not a field of an MCP server (did you mean command?)`, for each key not `known`. */
-function unknownFields(value: object, known: readonly string[], what: string): string[] {
-  return Object.keys(value)
-    .filter((k) => !known.includes(k))
-    .map((k) => {
-      const near = nearest(k, known);
-      return `${k} is not a ${what}${near ? ` (did you mean ${near}?)` : ''}`;
-    });
-}
-
 const configSchema = z
   .object({
     mcpServers: z.record(
@@ -160,7 +150,7 @@ export function parseMcpConfig(
   }
   // A field the file may not have is named, with the nearest known name, before anything else.
   if (typeof json === 'object' && json !== null && !Array.isArray(json)) {
-    const unknown = unknownFields(json, ['mcpServers'], 'field of an MCP config');
+    const unknown = unknownKeys(json, ['mcpServers'], 'a field of an MCP config');
     if (unknown.length > 0) throw new McpConfigError(source, unknown.join('; '));
   }
   const top = configSchema.safeParse(json);
@@ -170,7 +160,7 @@ export function parseMcpConfig(
   for (const [name, given] of Object.entries(top.data.mcpServers)) {
     const where = `mcpServers.${name}`;
     if (typeof given !== 'object' || given === null) throw new McpConfigError(source, `${where} must be an object`);
-    const unknown = unknownFields(given, SERVER_FIELDS, 'field of an MCP server').map((u) => `${where}.${u}`);
+    const unknown = unknownKeys(given, SERVER_FIELDS, 'a field of an MCP server').map((u) => `${where}.${u}`);
     if (unknown.length > 0) throw new McpConfigError(source, unknown.join('; '));
     const raw = expandServer(given as Record<string, unknown>, env, source, where, secrets);
     const kind = (raw as { type?: unknown }).type;

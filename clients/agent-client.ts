@@ -1,7 +1,7 @@
 // What a client does with agent runs, as functions: start one, approve or deny a call, answer a question, see what waits.
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { unknownOptions } from '../common/fields';
+import { unknownKeys } from '../common/fields';
 import { AGENT_WAITING, WAITING_FOR_A_PERSON, WAITING_NONE } from '../common/search-attributes';
 import type { agentWorkflow } from '../workflows/agent';
 import { contextProblem, textsProblem, toolsProblem } from '../workflows/run-input';
@@ -61,7 +61,7 @@ export async function startAgentRun(
   options: StartAgentRunOptions,
 ): Promise<WorkflowHandle<typeof agentWorkflow>> {
   // `carried` is refused below, with why.
-  const unknown = unknownOptions(options, [...Object.keys(START_OPTIONS), 'carried'], 'startAgentRun');
+  const unknown = unknownKeys(options, [...Object.keys(START_OPTIONS), 'carried'], 'an option of startAgentRun');
   if (unknown.length > 0) throw new TypeError(unknown.join('; '));
   const { taskQueue, workflowId, staticSummary, staticDetails, runId = randomUUID(), ...rest } = options;
   const input: AgentInput = { ...rest, runId };

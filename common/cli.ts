@@ -37,7 +37,6 @@ export function commaList(text: string | undefined): string[] {
     .filter(Boolean);
 }
 
-/** Parses a TCP port, 0 meaning "any free port". */
 /** A flag's comma-separated whole numbers of at least 1 (`--turns 5,20`), or a `UsageError` naming the flag. */
 export function wholeNumbers(text: string, flag: string, usage: string): number[] {
   return text.split(',').map((t) => {
@@ -48,6 +47,7 @@ export function wholeNumbers(text: string, flag: string, usage: string): number[
   });
 }
 
+/** Parses a TCP port, 0 meaning "any free port". */
 export function parsePort(text: string | undefined, usage: string, fallback?: number): number {
   if (text === undefined) {
     if (fallback !== undefined) return fallback;

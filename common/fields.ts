@@ -23,15 +23,15 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
- * Why `given`'s keys are not all `known` ones, one line each (`plugns is not an option of
- * createAgentWorker (did you mean plugins?)`); `where` names what they are options of. For options
- * given from plain JavaScript, which no type checker has seen.
+ * Why `given`'s keys are not all `known` ones, one line each: `<key> is not <what>`, with the nearest
+ * known name when one is near (`plugns is not a config field (did you mean plugins?)`). For what
+ * arrives from plain JavaScript or a file, which no type checker has seen.
  */
-export function unknownOptions(given: object, known: readonly string[], where: string): string[] {
+export function unknownKeys(given: object, known: readonly string[], what: string): string[] {
   return Object.keys(given)
     .filter((k) => !known.includes(k))
     .map((k) => {
       const near = nearest(k, known);
-      return `${k} is not an option of ${where}${near ? ` (did you mean ${near}?)` : ''}`;
+      return `${k} is not ${what}${near ? ` (did you mean ${near}?)` : ''}`;
     });
 }

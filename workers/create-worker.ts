@@ -4,7 +4,7 @@ import { createActivities } from '../activities';
 import { ToolRegistry, type AnyTool } from '../activities/define-tool';
 import type { McpToolbox } from '../activities/mcp-toolbox';
 import { openAiModel, type ModelProvider } from '../activities/model';
-import { unknownOptions } from '../common/fields';
+import { unknownKeys } from '../common/fields';
 import { registerSecrets } from '../common/secrets';
 import { redactingActivities } from '../activities/redaction';
 import { workflowInterceptorModules, type CrashSweepPluginOptions } from '../sweep/plugin';
@@ -186,7 +186,7 @@ const WORKER_OPTIONS = {
 } satisfies Record<keyof AgentWorkerOptions, true>;
 
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
-  const unknown = unknownOptions(options, Object.keys(WORKER_OPTIONS), 'createAgentWorker');
+  const unknown = unknownKeys(options, Object.keys(WORKER_OPTIONS), 'an option of createAgentWorker');
   if (unknown.length > 0) throw new TypeError(unknown.join('; '));
   const loop = createAgentActivities(options);
   const clash = Object.keys(options.activities ?? {}).filter((name) => name in loop);

@@ -1,6 +1,6 @@
 // Every field a sweep config may have, at each level, with its type and default: what the loader checks
 // (a field not here is refused, with the nearest name), and what docs/config.md's field list is made from.
-import { nearest } from '../../common/fields';
+import { unknownKeys } from '../../common/fields';
 
 /** One field of a config, a row or the points. */
 export interface FieldSpec {
@@ -149,15 +149,13 @@ export const CONFIG: Level = {
  */
 export function fieldProblems(value: Record<string, unknown>, level: Level, at = ''): string[] {
   const problems: string[] = [];
-  const names = Object.keys(level.fields);
   for (const [key, v] of Object.entries(value)) {
     const spec = level.fields[key];
-    if (!spec) {
-      const near = nearest(key, names);
-      problems.push(`${at}${key} is not a ${level.noun} field${near ? ` (did you mean ${near}?)` : ''}`);
-    } else if (v !== undefined && !spec.is(v)) {
-      problems.push(`${at}${key} is ${describe(v)}, not ${spec.type}`);
-    }
+    if (!spec)
+      problems.push(
+        ...unknownKeys({ [key]: v }, Object.keys(level.fields), `a ${level.noun} field`).map((p) => at + p),
+      );
+    else if (v !== undefined && !spec.is(v)) problems.push(`${at}${key} is ${describe(v)}, not ${spec.type}`);
   }
   for (const [key, spec] of Object.entries(level.fields))
     if (spec.required && value[key] === undefined) problems.push(`${at}${key} is missing (${spec.type}: ${spec.doc})`);

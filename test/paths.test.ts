@@ -138,6 +138,56 @@ describe('links in the README and docs/ resolve', () => {
   });
 });
 
+describe('the README is a first page, and its folder map is the tree', () => {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  /** The tracked folders at the root, and one level down in sweep/ and examples/. */
+  const folders = [
+    ...new Set(
+      tracked.flatMap((f) => {
+        const parts = f.split('/');
+        if (parts.length < 2 || parts[0].startsWith('.')) return [];
+        return ['sweep', 'examples'].includes(parts[0]) && parts.length > 2
+          ? [parts[0], `${parts[0]}/${parts[1]}`]
+          : [parts[0]];
+      }),
+    ),
+  ];
+  /** The names a page's map gives in backquotes in its first column: `lib/`, or `engine/` inside `sweep/`'s row. */
+  const mapped = (page: string) =>
+    readFileSync(path.join(ROOT, page), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .flatMap((line) => {
+        const [first, what] = line.split(' | ');
+        const named = [...first.matchAll(/`([\w./-]+)\/`/g)].map((m) => m[1]);
+        // A row for sweep/ or examples/ names the folders in it in its second column.
+        const inside = named.length === 1 && ['sweep', 'examples'].includes(named[0]);
+        return inside ? [...named, ...[...what.matchAll(/`([\w-]+)\/`/g)].map((m) => `${named[0]}/${m[1]}`)] : named;
+      });
+
+  test('at most 200 lines', () => {
+    expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(200);
+  });
+
+  test("the README's map names every folder of the tree, and no folder that is not there", () => {
+    const named = mapped('README.md');
+    expect(folders.filter((f) => !named.includes(f))).toEqual([]);
+    expect(named.filter((f) => !existsSync(path.join(ROOT, f)))).toEqual([]);
+  });
+
+  test('docs/layout.md says what every folder holds, and names none that is not there', () => {
+    const named = mapped('docs/layout.md').concat(
+      // Its rows name a folder in its own row (`sweep/engine/`) or beside another (`sweep/cli/`, `sweep/bench/`).
+      readFileSync(path.join(ROOT, 'docs/layout.md'), 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('| `'))
+        .flatMap((line) => [...line.split(' | ')[0].matchAll(/`([\w./-]+)\/`/g)].map((m) => m[1])),
+    );
+    expect(folders.filter((f) => f !== 'sweep' && f !== 'examples' && !named.includes(f))).toEqual([]);
+    expect(named.filter((f) => !existsSync(path.join(ROOT, f)))).toEqual([]);
+  });
+});
+
 describe('how long things take is said in one place', () => {
   test('no page but docs/benchmarks.md, and no help text, gives a running time in minutes: they link to it', () => {
     const said = tracked

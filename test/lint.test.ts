@@ -211,3 +211,14 @@ describe("the rules between the sweep's rooms and the app", () => {
     );
   });
 });
+
+describe('the shape of the code', () => {
+  test('no function in sweep/engine over 80 lines', async () => {
+    const body = (lines: number) =>
+      `export function long(): number {\n  let n = 0;\n${'  n += 1;\n'.repeat(lines)}  return n;\n}\n`;
+    expect(await problems(body(76), 'sweep/engine/lint-example.ts')).toEqual([]);
+    expect(await problems(body(77), 'sweep/engine/lint-example.ts')).toEqual([
+      expect.stringMatching(/max-lines-per-function: .*81.*Maximum allowed is 80/),
+    ]);
+  });
+});

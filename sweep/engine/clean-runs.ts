@@ -39,7 +39,7 @@ export async function runCleanRuns(
   const notes: string[] = [];
   const problems = new Map<string, DirtyCleanRunError>();
   /** Each row's pair of clean runs: the first runs, then the second ones, in the rows' order. */
-  const runPairs = async (of: readonly SuiteRow[], phase: string) => {
+  const runPairs = async (of: readonly SuiteRow[], phase: string): Promise<Pair[]> => {
     const firsts = of.map((v) => newScenario(v, 'clean', 'run', [], []));
     const seconds = firsts.map((c) => newScenario(c.row, 'clean', 'again', [], [], c));
     const ran = await runAndRerun(
@@ -56,26 +56,10 @@ export async function runCleanRuns(
       },
       rerun,
     );
-    return of.map((_, i) => [ran[i], ran[of.length + i]] as const);
+    return of.map((_, i): Pair => [ran[i], ran[of.length + i]]);
   };
   const pairs = await runPairs(rows, 'clean runs');
-  // Two clean runs that part may have met a busy machine once (a timer that won its race by a hair):
-  // their row's pair runs again, and a pair that agrees stands for the row. A row whose pairs part
-  // every time keeps its first pair, and the report says where its runs part.
-  for (let attempt = 1; attempt <= rerun.maxReruns; attempt++) {
-    const parted = pairs.flatMap((pair, i) => (comparedPair(pair)?.parting ? [i] : []));
-    if (parted.length === 0) break;
-    progress(
-      `clean runs: ${parted.map((i) => `${rows[i].name} (at point ${comparedPair(pairs[i])!.parting!.at})`).join(', ')}: two clean runs parted, running them again (${attempt} of ${rerun.maxReruns})`,
-    );
-    const again = await runPairs(
-      parted.map((i) => rows[i]),
-      'clean runs, again',
-    );
-    parted.forEach((i, j) => {
-      if (!comparedPair(again[j])?.parting) pairs[i] = again[j];
-    });
-  }
+  await runPartedAgain(rows, pairs, runPairs, rerun);
   const cleans = pairs.map(([first]) => first);
   const cleanRuns = [...cleans, ...pairs.map(([, second]) => second)];
   const points: CleanRuns['points'] = {};
@@ -111,11 +95,41 @@ export async function runCleanRuns(
   return { cleans, points, outcomes, notes, setupPoints };
 }
 
+/** A row's two clean runs: the first, and the second after it in the same worker process. */
+type Pair = readonly [RanScenario, RanScenario];
+
+/**
+ * Two clean runs that part may have met a busy machine once (a timer that won its race by a hair):
+ * their row's pair runs again, and a pair that agrees stands for the row. A row whose pairs part
+ * every time keeps its first pair, and the report says where its runs part.
+ */
+async function runPartedAgain(
+  rows: readonly SuiteRow[],
+  pairs: Pair[],
+  runPairs: (of: readonly SuiteRow[], phase: string) => Promise<Pair[]>,
+  rerun: RerunContext,
+): Promise<void> {
+  for (let attempt = 1; attempt <= rerun.maxReruns; attempt++) {
+    const parted = pairs.flatMap((pair, i) => (comparedPair(pair)?.parting ? [i] : []));
+    if (parted.length === 0) break;
+    rerun.progress(
+      `clean runs: ${parted.map((i) => `${rows[i].name} (at point ${comparedPair(pairs[i])!.parting!.at})`).join(', ')}: two clean runs parted, running them again (${attempt} of ${rerun.maxReruns})`,
+    );
+    const again = await runPairs(
+      parted.map((i) => rows[i]),
+      'clean runs, again',
+    );
+    parted.forEach((i, j) => {
+      if (!comparedPair(again[j])?.parting) pairs[i] = again[j];
+    });
+  }
+}
+
 /**
  * What a row's two clean runs say of its points (`judge/clean-twice.ts`): its setup, and where the two
  * part; `null` when they ran in different worker processes, where nothing compares.
  */
-function comparedPair([first, second]: readonly [RanScenario, RanScenario]): CleanComparison | null {
+function comparedPair([first, second]: Pair): CleanComparison | null {
   if (first.taskQueue !== second.taskQueue) return null;
   const seen = (s: RanScenario) => s.finalPoints.map((p) => samePointForEveryRun(p, s));
   return compareCleanRuns(seen(first), seen(second));

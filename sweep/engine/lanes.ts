@@ -53,7 +53,11 @@ export async function runScenarios(
   options: RunOptions,
   phase: string,
 ): Promise<RanScenario[]> {
-  // A batch kills its server or it does not, and runs one build after its kills: rows of each kind are batched apart.
+  return new LanesAtWork(scenarios, options, phase).run();
+}
+
+/** The batches of a phase: rows whose server dies, and rows of another build after the kills, batched apart. */
+function batchesOf(scenarios: readonly Scenario[], options: RunOptions): Scenario[][] {
   const kinds = new Map<string, Scenario[]>();
   for (const s of scenarios) {
     const kind = `${serverDeathOf(s.row) ?? ''} ${nextBuildOf(s.row) ?? ''}`;
@@ -61,31 +65,98 @@ export async function runScenarios(
   }
   // With lanes chosen by the sweep, batches for as many lanes as the machine may run.
   const planned = options.lanes === 'auto' ? laneLimit(CORES) : options.lanes;
-  const batches = [...kinds.values()].flatMap((group) => evenBatches(group, options.batchSize, planned));
-  const shared: BatchTemporal = {
-    address: options.server.temporal.address,
-    namespace: options.server.env.client.options.namespace,
-    client: options.server.env.client,
-  };
-  const started = Date.now();
-  let done = 0;
-  let nextBatch = 0;
-  let failed = false;
-  const ran = new Map<Scenario, RanScenario>();
-  const meter = new IdleMeter();
-  let idleCores = CORES;
-  const lane = async (laneNo: number) => {
-    while (nextBatch < batches.length && !failed) {
-      if (options.lanes === 'auto' && shouldDropLane({ lane: laneNo, idleCores })) {
-        options.progress(`${phase}: lane ${laneNo + 1} ends, the machine has ${idleCores.toFixed(1)} cores idle`);
+  return [...kinds.values()].flatMap((group) => evenBatches(group, options.batchSize, planned));
+}
+
+/** A phase's batches, taken in turn by the lanes at work; `auto` adds a lane while cores are idle, and ends one when none are. */
+class LanesAtWork {
+  private readonly batches: Scenario[][];
+  private readonly shared: BatchTemporal;
+  private readonly started = Date.now();
+  private readonly ran = new Map<Scenario, RanScenario>();
+  private readonly meter = new IdleMeter();
+  private readonly running: Array<Promise<void>> = [];
+  /**
+   * The lanes at work, by number: a lane that ended frees its number (and the killable server that
+   * goes with it) for the next one, and is not counted against the limit.
+   */
+  private readonly busy = new Set<number>();
+  private done = 0;
+  private nextBatch = 0;
+  private failed = false;
+  private idleCores = CORES;
+
+  constructor(
+    private readonly scenarios: readonly Scenario[],
+    private readonly options: RunOptions,
+    private readonly phase: string,
+  ) {
+    this.batches = batchesOf(scenarios, options);
+    this.shared = {
+      address: options.server.temporal.address,
+      namespace: options.server.env.client.options.namespace,
+      client: options.server.env.client,
+    };
+  }
+
+  /** Runs every batch; returns what each run did, in the order of the scenarios. */
+  async run(): Promise<RanScenario[]> {
+    const { lanes } = this.options;
+    const fixed = lanes === 'auto' ? 1 : Math.min(lanes, this.batches.length);
+    for (let i = 0; i < fixed; i++) this.startLane();
+    // `auto`: every few seconds, the idle cores of the last window decide whether a lane more starts.
+    const check = lanes === 'auto' ? setInterval(() => this.addLaneIfIdle(), LANE_CHECK_MS) : null;
+    // A lane that fails stops the others after their batch, and the sweep waits for them: each batch
+    // kills the worker processes it started, so none is left running when the error reaches the caller.
+    try {
+      let ends: Array<PromiseSettledResult<void>> = [];
+      while (ends.length < this.running.length) ends = await Promise.allSettled([...this.running]);
+      const failure = ends.find((e): e is PromiseRejectedResult => e.status === 'rejected');
+      if (failure) throw failure.reason;
+    } finally {
+      if (check) clearInterval(check);
+    }
+    return this.scenarios.map((s) => this.ran.get(s)!);
+  }
+
+  private startLane(): number {
+    let laneNo = 0;
+    while (this.busy.has(laneNo)) laneNo += 1;
+    this.busy.add(laneNo);
+    this.running.push(this.lane(laneNo).finally(() => this.busy.delete(laneNo)));
+    this.options.counter.lanes = Math.max(this.options.counter.lanes, this.busy.size);
+    return laneNo;
+  }
+
+  private addLaneIfIdle(): void {
+    this.idleCores = this.meter.sample();
+    const state = {
+      running: this.busy.size,
+      cores: CORES,
+      idleCores: this.idleCores,
+      batchesWaiting: this.batches.length - this.nextBatch,
+    };
+    if (this.failed || !shouldAddLane(state)) return;
+    const laneNo = this.startLane();
+    this.options.progress(
+      `${this.phase}: lane ${laneNo + 1} starts, the machine had ${this.idleCores.toFixed(1)} of ${CORES} cores idle`,
+    );
+  }
+
+  /** One lane: it takes the next batch until none is left, a lane fails, or (`auto`) the machine has no core to spare. */
+  private async lane(laneNo: number): Promise<void> {
+    const { options, phase } = this;
+    while (this.nextBatch < this.batches.length && !this.failed) {
+      if (options.lanes === 'auto' && shouldDropLane({ lane: laneNo, idleCores: this.idleCores })) {
+        options.progress(`${phase}: lane ${laneNo + 1} ends, the machine has ${this.idleCores.toFixed(1)} cores idle`);
         return;
       }
-      const batch = batches[nextBatch++];
+      const batch = this.batches[this.nextBatch++];
       batchCounter += 1;
       const kills = serverDeathOf(batch[0].row) !== undefined;
       if (kills && !options.killableServer)
         throw new Error(`${batch[0].row.name}: its Temporal server dies, and this sweep has no server it may kill`);
-      const temporal = kills ? await options.killableServer!(laneNo) : shared;
+      const temporal = kills ? await options.killableServer!(laneNo) : this.shared;
       try {
         const results = await runBatch(batch, {
           ...options,
@@ -93,61 +164,19 @@ export async function runScenarios(
           lane: laneNo,
           taskQueue: `${QUEUE_PREFIX}-${batchCounter}`,
         });
-        for (const [i, s] of batch.entries()) ran.set(s, results[i]);
+        for (const [i, s] of batch.entries()) this.ran.set(s, results[i]);
       } catch (err) {
-        failed = true; // the other lanes start no new batch
+        this.failed = true; // the other lanes start no new batch
         throw err;
       }
-      done += batch.length;
-      const seconds = (Date.now() - started) / 1000;
-      const rate = done / seconds;
-      const left = done < scenarios.length ? `, about ${Math.ceil((scenarios.length - done) / rate)} s left` : '';
-      options.progress(`${phase}: ${done}/${scenarios.length} scenarios, ${rate.toFixed(1)}/s${left}`);
+      this.done += batch.length;
+      const seconds = (Date.now() - this.started) / 1000;
+      const rate = this.done / seconds;
+      const total = this.scenarios.length;
+      const left = this.done < total ? `, about ${Math.ceil((total - this.done) / rate)} s left` : '';
+      options.progress(`${phase}: ${this.done}/${total} scenarios, ${rate.toFixed(1)}/s${left}`);
     }
-  };
-  const running: Array<Promise<void>> = [];
-  // The lanes at work, by number: a lane that ended frees its number (and the killable server that
-  // goes with it) for the next one, and is not counted against the limit.
-  const busy = new Set<number>();
-  const startLane = () => {
-    let laneNo = 0;
-    while (busy.has(laneNo)) laneNo += 1;
-    busy.add(laneNo);
-    running.push(lane(laneNo).finally(() => busy.delete(laneNo)));
-    options.counter.lanes = Math.max(options.counter.lanes, busy.size);
-    return laneNo;
-  };
-  const fixed = options.lanes === 'auto' ? 1 : Math.min(options.lanes, batches.length);
-  for (let i = 0; i < fixed; i++) startLane();
-  // `auto`: every few seconds, the idle cores of the last window decide whether a lane more starts.
-  const check =
-    options.lanes === 'auto'
-      ? setInterval(() => {
-          idleCores = meter.sample();
-          const state = {
-            running: busy.size,
-            cores: CORES,
-            idleCores,
-            batchesWaiting: batches.length - nextBatch,
-          };
-          if (failed || !shouldAddLane(state)) return;
-          const laneNo = startLane();
-          options.progress(
-            `${phase}: lane ${laneNo + 1} starts, the machine had ${idleCores.toFixed(1)} of ${CORES} cores idle`,
-          );
-        }, LANE_CHECK_MS)
-      : null;
-  // A lane that fails stops the others after their batch, and the sweep waits for them: each batch
-  // kills the worker processes it started, so none is left running when the error reaches the caller.
-  try {
-    let ends: Array<PromiseSettledResult<void>> = [];
-    while (ends.length < running.length) ends = await Promise.allSettled([...running]);
-    const failure = ends.find((e): e is PromiseRejectedResult => e.status === 'rejected');
-    if (failure) throw failure.reason;
-  } finally {
-    if (check) clearInterval(check);
   }
-  return scenarios.map((s) => ran.get(s)!);
 }
 
 /** Even batches, at least one per lane: a short last batch would leave the other lanes idle. */

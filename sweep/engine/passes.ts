@@ -2,7 +2,15 @@
 // Each step lives in a file of its own (clean-runs, reruns, planning, lanes; the judge's files); this
 // one puts them in order.
 import { summarize, type Row } from '../judge/counting';
-import { firstPass, parseScenarioLabel, pickRows, secondPass, shareOf, type Shard } from './planning';
+import {
+  firstPass,
+  parseScenarioLabel,
+  pickRows,
+  secondPass,
+  shareOf,
+  type ScenarioChoice,
+  type Shard,
+} from './planning';
 import type { RanScenario, Scenario } from './scenario';
 import { judgeControls, type ControlVerdict } from '../judge/controls';
 import { withOtherEnds } from '../judge/other-ends';
@@ -125,15 +133,44 @@ export const DEFAULT_BATCH = 150;
 export const DEFAULT_LANES: Lanes = 'auto';
 /** Re-runs of a scenario that erred, before its error stands. */
 export const DEFAULT_RERUNS = 2;
-/** Stops the Temporal servers a sweep started to kill. */
-async function closeAll(servers: Map<number, Promise<KillableServerHost>>): Promise<void> {
-  await Promise.all([...servers.values()].map(async (t) => (await t.catch(() => null))?.close()));
-}
+/**
+ * The Temporal servers the sweep kills, one per lane for the rows whose server dies, each on a
+ * database file of its own; started on first use.
+ */
+class KillableServers {
+  private readonly hosts = new Map<number, Promise<KillableServerHost>>();
 
-/** CPU seconds of the servers the sweep killed, every process of each. */
-async function killableCpu(servers: Map<number, Promise<KillableServerHost>>): Promise<number> {
-  const hosts = await Promise.all([...servers.values()].map((t) => t.catch(() => null)));
-  return hosts.reduce((sum, h) => sum + (h?.cpuSeconds() ?? 0), 0);
+  constructor(
+    private readonly dir: string,
+    private readonly searchAttributes: readonly AnySearchAttributeKey[],
+    private readonly preciseTimers: boolean,
+  ) {}
+
+  /** The lane's server. */
+  of(lane: number): Promise<KillableServerHost> {
+    if (!this.hosts.has(lane))
+      this.hosts.set(
+        lane,
+        KillableServerHost.start(this.dir, `lane-${lane}`, this.searchAttributes, this.preciseTimers),
+      );
+    return this.hosts.get(lane)!;
+  }
+
+  /** How many times the sweep SIGKILLed one of them. */
+  async kills(): Promise<number> {
+    return (await Promise.all([...this.hosts.values()])).reduce((sum, t) => sum + t.kills, 0);
+  }
+
+  /** Their CPU seconds, every process of each. */
+  async cpuSeconds(): Promise<number> {
+    const hosts = await Promise.all([...this.hosts.values()].map((t) => t.catch(() => null)));
+    return hosts.reduce((sum, h) => sum + (h?.cpuSeconds() ?? 0), 0);
+  }
+
+  /** Stops them all. */
+  async close(): Promise<void> {
+    await Promise.all([...this.hosts.values()].map(async (t) => (await t.catch(() => null))?.close()));
+  }
 }
 
 function cpuTotal(usage: NodeJS.CpuUsage): number {
@@ -155,14 +192,32 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   return report;
 }
 
+/** A sweep's options with their defaults, read in one place and handed down. */
+interface SweepSettings {
+  progress: (line: string) => void;
+  batchSize: number;
+  lanes: Lanes;
+  maxReruns: number;
+  /** The one scenario to run, if one is asked for (`scenario`). */
+  only: ScenarioChoice | null;
+}
+
+function settingsOf(options: SweepOptions): SweepSettings {
+  const only = options.scenario ? parseScenarioLabel(options.scenario) : null;
+  if (only && options.shard) throw new Error('one scenario (scenario) cannot be split into shards (shard)');
+  return {
+    progress: options.progress ?? (() => {}),
+    batchSize: options.batchSize ?? DEFAULT_BATCH,
+    lanes: options.lanes ?? DEFAULT_LANES,
+    maxReruns: options.reruns ?? DEFAULT_RERUNS,
+    only,
+  };
+}
+
 /** The sweep: its servers started, the passes run, and everything it started stopped. */
 async function sweepAndStop(options: SweepOptions): Promise<SweepReport> {
   const started = Date.now();
-  const progress = options.progress ?? (() => {});
-  const batchSize = options.batchSize ?? DEFAULT_BATCH;
-  const lanes = options.lanes ?? DEFAULT_LANES;
-  const only = options.scenario ? parseScenarioLabel(options.scenario) : null;
-  if (only && options.shard) throw new Error('one scenario (scenario) cannot be split into shards (shard)');
+  const settings = settingsOf(options);
   const searchAttributes = options.suite.searchAttributes ?? [];
   const preciseTimers = options.suite.preciseTimers ?? false;
   const server = await startServer({
@@ -177,85 +232,33 @@ async function sweepAndStop(options: SweepOptions): Promise<SweepReport> {
   const serverPid = server.temporal.pid;
   const serverCpuAtStart = serverPid ? treeCpuSeconds(serverPid) : null;
   let suite: SweepSuite | null = null;
-  // One Temporal server per lane for the rows whose server dies, on a database file of its own.
-  const killable = new Map<number, Promise<KillableServerHost>>();
-  const killableServer = (lane: number) => {
-    if (!killable.has(lane))
-      killable.set(lane, KillableServerHost.start(server.dir, `lane-${lane}`, searchAttributes, preciseTimers));
-    return killable.get(lane)!;
-  };
+  const killable = new KillableServers(server.dir, searchAttributes, preciseTimers);
   try {
     suite = await options.suite(server);
     const rows = pickRows(suite.rows, options.rows);
     const counter = { generations: 0, lanes: 0 };
     const timings = new Timings();
-    const ready = suite;
-    // By row: the points only a worker process's first run reaches, found by the clean runs.
-    const setupPoints = new Map<string, string[]>();
-    const run = (scenarios: readonly Scenario[], phase: string, size = batchSize) =>
-      runScenarios(
-        scenarios,
-        {
-          server,
-          suite: ready,
-          batchSize: size,
-          lanes,
-          timings,
-          progress,
-          counter,
-          killableServer,
-          setupPoints,
-          lateKillMs: options.lateKillMs,
-        },
-        phase,
-      );
-    const reruns: Rerun[] = [];
-    const rerun: RerunContext = { run, batchSize, maxReruns: options.reruns ?? DEFAULT_RERUNS, progress, reruns };
-
-    const { cleans, points, outcomes: cleanOutcomes, notes } = await runCleanRuns(rows, server, rerun, setupPoints);
-
-    const planned = firstPass(cleans, only);
-    if (only && planned.length === 0)
-      throw new Error(`no scenario ${options.scenario}: the clean run has ${cleans[0].finalPoints.length} points`);
-    const once = shareOf(planned, options.shard);
-    if (options.shard)
-      progress(
-        `shard ${options.shard.index}/${options.shard.count}: ${once.length} of the first pass's ${planned.length} scenarios, and the second pass of those`,
-      );
-    const erred = async (s: RanScenario) => s.error ?? null;
-    // Before the second pass, which kills each first-pass restart at the points it reached.
-    const ranOnce = await runAndRerun(once, 'once', erred, rerun);
-
-    const twice = options.twice === false ? [] : secondPass(ranOnce, only);
-    if (only?.second !== undefined && twice.length === 0) {
-      if (rows.some((r) => firstPassOnly(r)))
-        throw new Error(`no scenario ${options.scenario}: ${rows[0].name} is swept in the first pass only`);
-      throw new Error(`no scenario ${options.scenario}: the restart of ${only.first} reached fewer points`);
-    }
-    const ranTwice = twice.length > 0 ? await runAndRerun(twice, 'twice', erred, rerun) : [];
-
-    const scenarios = withOtherEnds([...ranOnce, ...ranTwice], cleans);
-
-    const temporalKills = (await Promise.all([...killable.values()])).reduce((sum, t) => sum + t.kills, 0);
-    const table = summarize(rows, scenarios, cleanOutcomes);
+    const passes = await runPasses(rows, { server, suite, killable, settings, options, counter, timings });
+    const table = summarize(rows, passes.scenarios, passes.cleanOutcomes);
+    const { only } = settings;
     return {
       rows: table,
       // A part of the scenarios (one, or a shard) proves nothing of a control: only a whole sweep judges them.
       controls: only || options.shard ? null : judgeControls(table),
-      firstPass: summarize(rows, ranOnce, cleanOutcomes),
-      scenarios,
-      reruns,
-      points,
+      firstPass: summarize(rows, passes.ranOnce, passes.cleanOutcomes),
+      scenarios: passes.scenarios,
+      reruns: passes.reruns,
+      points: passes.points,
       shard: options.shard ?? null,
       generations: counter.generations,
       lanes: counter.lanes,
       stats: suite.stats?.() ?? {},
-      notes: [...(suite.notes ?? []), ...notes],
-      temporalKills,
+      notes: [...(suite.notes ?? []), ...passes.notes],
+      temporalKills: await killable.kills(),
       seconds: (Date.now() - started) / 1000,
       // The servers the sweep killed stay up too (their runs' clients, `ScenarioResult.client`, still work) until the caller stops them.
       kept: options.keepServer
-        ? { ...server.temporal, stop: () => closeAll(killable).then(() => server.temporal.stop()) }
+        ? { ...server.temporal, stop: () => killable.close().then(() => server.temporal.stop()) }
         : null,
       timings,
       cpu: {
@@ -263,7 +266,7 @@ async function sweepAndStop(options: SweepOptions): Promise<SweepReport> {
         // The sweep's server, and those it killed for the rows whose server dies (which do most of their work).
         server:
           serverPid && serverCpuAtStart !== null
-            ? (treeCpuSeconds(serverPid) ?? serverCpuAtStart) - serverCpuAtStart + (await killableCpu(killable))
+            ? (treeCpuSeconds(serverPid) ?? serverCpuAtStart) - serverCpuAtStart + (await killable.cpuSeconds())
             : null,
         workers: timings.workerCpu,
         everyProcess: null,
@@ -271,7 +274,75 @@ async function sweepAndStop(options: SweepOptions): Promise<SweepReport> {
     };
   } finally {
     await suite?.close?.();
-    if (!options.keepServer) await closeAll(killable);
+    if (!options.keepServer) await killable.close();
     await server.close(options.keepServer);
   }
+}
+
+/** What the passes ran: the clean runs' findings, the first pass, every scenario and the runs done again. */
+interface Passes {
+  points: SweepReport['points'];
+  cleanOutcomes: Awaited<ReturnType<typeof runCleanRuns>>['outcomes'];
+  notes: string[];
+  ranOnce: RanScenario[];
+  scenarios: RanScenario[];
+  reruns: Rerun[];
+}
+
+/** What the passes run on. */
+interface PassesContext {
+  server: SweepServer;
+  suite: SweepSuite;
+  killable: KillableServers;
+  settings: SweepSettings;
+  options: SweepOptions;
+  counter: { generations: number; lanes: number };
+  timings: Timings;
+}
+
+/** The clean runs, the first pass and the second, each scenario that erred run again. */
+async function runPasses(rows: SweepSuite['rows'], ctx: PassesContext): Promise<Passes> {
+  const { server, suite, settings, options } = ctx;
+  const { progress, batchSize, lanes, only } = settings;
+  // By row: the points only a worker process's first run reaches, found by the clean runs.
+  const setupPoints = new Map<string, string[]>();
+  const runOptions = {
+    server,
+    suite,
+    lanes,
+    timings: ctx.timings,
+    progress,
+    counter: ctx.counter,
+    setupPoints,
+    killableServer: (lane: number) => ctx.killable.of(lane),
+    lateKillMs: options.lateKillMs,
+  };
+  const run = (scenarios: readonly Scenario[], phase: string, size = batchSize) =>
+    runScenarios(scenarios, { ...runOptions, batchSize: size }, phase);
+  const reruns: Rerun[] = [];
+  const rerun: RerunContext = { run, batchSize, maxReruns: settings.maxReruns, progress, reruns };
+
+  const { cleans, points, outcomes: cleanOutcomes, notes } = await runCleanRuns(rows, server, rerun, setupPoints);
+
+  const planned = firstPass(cleans, only);
+  if (only && planned.length === 0)
+    throw new Error(`no scenario ${options.scenario}: the clean run has ${cleans[0].finalPoints.length} points`);
+  const once = shareOf(planned, options.shard);
+  if (options.shard)
+    progress(
+      `shard ${options.shard.index}/${options.shard.count}: ${once.length} of the first pass's ${planned.length} scenarios, and the second pass of those`,
+    );
+  const erred = async (s: RanScenario) => s.error ?? null;
+  // Before the second pass, which kills each first-pass restart at the points it reached.
+  const ranOnce = await runAndRerun(once, 'once', erred, rerun);
+
+  const twice = options.twice === false ? [] : secondPass(ranOnce, only);
+  if (only?.second !== undefined && twice.length === 0) {
+    if (rows.some((r) => firstPassOnly(r)))
+      throw new Error(`no scenario ${options.scenario}: ${rows[0].name} is swept in the first pass only`);
+    throw new Error(`no scenario ${options.scenario}: the restart of ${only.first} reached fewer points`);
+  }
+  const ranTwice = twice.length > 0 ? await runAndRerun(twice, 'twice', erred, rerun) : [];
+  const scenarios = withOtherEnds([...ranOnce, ...ranTwice], cleans);
+  return { points, cleanOutcomes, notes, ranOnce, scenarios, reruns };
 }

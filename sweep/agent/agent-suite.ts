@@ -16,7 +16,7 @@ import { ScriptedPerson } from './person';
 import { AGENT_SEARCH_ATTRIBUTES } from '../../common/search-attributes';
 import type { SuiteFactory } from '../engine/passes';
 import type { SweepServer } from '../hosts/sweep-server';
-import type { Counts } from '../judge/counting';
+import type { Counts } from '../judge/counts';
 import type { BatchPlan, SuiteRun, SweepSuite } from '../engine/suite';
 import { SWEEP_WORKFLOW_TASK_TIMEOUT } from '../engine/timeouts';
 import { SWEEP_TIMEOUTS } from './timeouts';

@@ -2,7 +2,7 @@
 import { traceLine } from '../../tracker/tools';
 import { key } from '../../common/key';
 import type { Store } from '../../tracker/store';
-import type { Counts } from '../judge/counting';
+import type { Counts } from '../judge/counts';
 
 /** One write the scripted run means to make: an issue, or a comment on the issue another call made. */
 export interface ExpectedEffect {

@@ -3,7 +3,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
 import type { WorkerPlugin } from '@temporalio/worker';
 import type { CrashSweepPluginOptions } from '../plugin';
-import type { Counts } from '../judge/counting';
+import type { Counts } from '../judge/counts';
 
 /** What `start` gets: where and under which id to start the run. */
 export interface StartContext {

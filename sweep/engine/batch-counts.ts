@@ -2,7 +2,7 @@
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { auditHistory, type GenerationRecord } from '../judge/audit';
-import { fillCounts } from '../judge/counting';
+import { fillCounts } from '../judge/counts';
 import { toleranceOf } from '../faults';
 import type { Generation } from './generation';
 import type { SuiteRow, SuiteRun, SweepSuite } from './suite';

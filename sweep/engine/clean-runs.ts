@@ -1,6 +1,6 @@
 // The clean runs: each row run twice with no kill, to record its crash points and what a process sets up once.
 import type { Client } from '@temporalio/client';
-import type { Outcome } from '../judge/counting';
+import type { Outcome } from '../judge/counts';
 import { compareCleanRuns, describeParting, describeSetup, type CleanComparison } from '../judge/clean-twice';
 import { DirtyCleanRunError, historyProblem, judgeCleanRun } from '../judge/clean-run';
 import { pointKey, samePointForEveryRun } from '../worker/line-protocol';

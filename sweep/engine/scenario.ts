@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { KillTarget } from '../worker/line-protocol';
 import type { SeenPoint } from './generation';
-import type { Outcome } from '../judge/counting';
+import type { Outcome } from '../judge/counts';
 import type { SuiteRow } from './suite';
 import type { Stuck } from '../judge/stuck';
 

@@ -1,6 +1,6 @@
 // The suite interface: what the engine needs from the thing it sweeps.
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import type { Counts } from '../judge/counting';
+import type { Counts } from '../judge/counts';
 import type { CrashEvent } from '../worker/line-protocol';
 import type { Fault } from '../faults';
 

@@ -1,6 +1,6 @@
 // A clean run's verdict: it must leave nothing to count, reach points, and see no retry or timeout.
 import type { Client } from '@temporalio/client';
-import type { Outcome } from './counting';
+import type { Outcome } from './counts';
 import { timedOutActivityType } from './audit';
 import { toleranceOf } from '../faults';
 import type { RanScenario, Scenario } from '../engine/scenario';

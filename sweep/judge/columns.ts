@@ -1,7 +1,7 @@
 // The table's columns, in one list: what each counts of a scenario, its title, when the table shows it,
 // and the damage it stands for. Counting (`summarize`), the merge of shards, the table, the JSON and
 // HTML reports, `--fail-on` and the controls are all made from it.
-import type { Outcome } from './counting';
+import type { Outcome } from './counts';
 
 /** What a column reads of a scenario (`Scenario` in the engine): its row, pass, counts, and how it ended. */
 export interface CountedScenario {

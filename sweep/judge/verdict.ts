@@ -1,5 +1,6 @@
 // A sweep's verdict, and the exit status that says it: it passed, it found damage, or it could not judge.
-import type { Outcome, Row } from './counting';
+import type { Row } from './counting';
+import type { Outcome } from './counts';
 import type { Stuck } from './stuck';
 import { DAMAGE_COLUMNS, damageOf, type ControlVerdict, type DamageColumn } from './controls';
 

@@ -2,12 +2,12 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { Client, WorkflowFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { parseCommandLine, runMain, wholeNumbers } from '../common/cli';
-import { LARGE_MESSAGES } from '../common/grpc-limits';
+import { connectTemporal } from '../common/temporal-connection';
 import { chainHistories, historySizes } from '../common/history-events';
 import { devServerExecutable } from '../common/temporal-cli';
 import { startAgentRun } from '../lib/client';
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   const env = await TestWorkflowEnvironment.createLocal({
     server: { executable: devServerExecutable(), log: { format: 'pretty', level: 'error' } },
   });
-  const reader = await Connection.connect({ address: env.address, channelArgs: LARGE_MESSAGES });
+  const reader = await connectTemporal(env.address);
   // The client reads what the workers stored (a result over the threshold is a reference too).
   const storage = externalStorage(new LocalStorageDriver({ dir: storeDir }));
   const client = new Client({ connection: reader, dataConverter: { externalStorage: storage } });

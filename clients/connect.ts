@@ -1,22 +1,13 @@
 // How every client connects to Temporal: the address, the payload codec, and one clear line when it cannot.
-import { Client, Connection, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { Client, WorkflowNotFoundError, type Connection, type WorkflowHandle } from '@temporalio/client';
 import { configFromEnv } from '../common/config';
-import { LARGE_MESSAGES } from '../common/grpc-limits';
+import { connectTemporal } from '../common/temporal-connection';
 import { dataConverterFromEnv } from '../common/payload-codec';
 import type { agentWorkflow } from '../workflows/agent';
 import { WAITING_MEMO } from '../workflows/signals';
 import type { WaitingState } from '../workflows/types';
 
-/** Thrown when the Temporal server cannot be reached at the configured address. */
-export class ServerUnreachableError extends Error {
-  constructor(
-    readonly address: string,
-    cause: Error,
-  ) {
-    super(`cannot reach Temporal at ${address} (set TEMPORAL_ADDRESS): ${cause.message}`);
-    this.name = 'ServerUnreachableError';
-  }
-}
+export { ServerUnreachableError } from '../common/temporal-connection';
 
 /** Thrown when a command names a workflow the server does not know. */
 export class UnknownWorkflowError extends Error {
@@ -37,16 +28,7 @@ export async function connectClient(
   options: ConnectOptions = {},
 ): Promise<{ client: Client; connection: Connection; taskQueue: string }> {
   const config = configFromEnv();
-  let connection: Connection;
-  try {
-    connection = await Connection.connect({
-      address: config.temporalAddress,
-      connectTimeout: '5s',
-      channelArgs: LARGE_MESSAGES,
-    });
-  } catch (err) {
-    throw new ServerUnreachableError(config.temporalAddress, err as Error);
-  }
+  const connection = await connectTemporal(config.temporalAddress, { connectTimeout: '5s' });
   // With TEMPORAL_PAYLOAD_KEY set, what the client sends is sealed and what it reads is opened; with a
   // payload store, what the workers stored outside history is read back.
   const env = { ...process.env, AGENT_PAYLOAD_DIR: options.payloadDir ?? process.env.AGENT_PAYLOAD_DIR };

@@ -11,11 +11,12 @@ export type AgentConfig = ReturnType<typeof configFromEnv>;
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {
   const problems = envProblems(env);
   if (problems.length > 0) throw new EnvError(problems);
+  const temporal = temporalFromEnv(env);
   return {
     /** `TEMPORAL_ADDRESS`, default `localhost:7233`. */
-    temporalAddress: env.TEMPORAL_ADDRESS ?? 'localhost:7233',
+    temporalAddress: temporal.address,
     /** `TEMPORAL_NAMESPACE`, default `default`. */
-    namespace: env.TEMPORAL_NAMESPACE ?? 'default',
+    namespace: temporal.namespace,
     /** `TASK_QUEUE`, default `crash-safe-agent`. */
     taskQueue: env.TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
     /** `OPENAI_BASE_URL`, default the scripted model server at `http://127.0.0.1:4200/v1`. */
@@ -27,6 +28,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env) {
     /** `MCP_CONFIG`: a JSON file of MCP servers (`{"mcpServers": {...}}`) whose tools runs may use. Default none. */
     mcpConfig: env.MCP_CONFIG || undefined,
   };
+}
+
+/**
+ * Where Temporal is, from the environment: `TEMPORAL_ADDRESS` (default `localhost:7233`) and
+ * `TEMPORAL_NAMESPACE` (default `default`), the one reader of both for every process here (the loop's
+ * workers and clients, and the sweep's worker processes). One that is set and cannot be used is refused.
+ */
+export function temporalFromEnv(env: NodeJS.ProcessEnv = process.env): { address: string; namespace: string } {
+  const problems = envProblems(env).filter((p) => p.startsWith('TEMPORAL_'));
+  if (problems.length > 0) throw new EnvError(problems);
+  return { address: env.TEMPORAL_ADDRESS ?? 'localhost:7233', namespace: env.TEMPORAL_NAMESPACE ?? 'default' };
 }
 
 /** Thrown for an environment variable the loop reads and cannot use: each one named, with what it needs. */

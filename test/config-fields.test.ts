@@ -13,6 +13,7 @@ import { configProblems, loadSweepConfig } from '../sweep/config/load-config';
 import type { Client } from '@temporalio/client';
 import { parseMcpConfig } from '../activities/mcp-config';
 import { configFromEnv } from '../lib/client';
+import { temporalFromEnv } from '../common/config';
 import { startAgentRun, type StartAgentRunOptions } from '../lib/client';
 import { createAgentWorker, type AgentWorkerOptions } from '../lib/worker';
 import { ROOT } from './helpers/processes';
@@ -148,4 +149,17 @@ test('an environment variable the loop reads and cannot use is named, never repl
     temporalAddress: 'temporal:7233',
     mcpConfig: 'mcp.json',
   });
+});
+
+test("where Temporal is has one reader, the loop's and the sweep's worker processes': it refuses only its own variables", () => {
+  expect(temporalFromEnv({})).toEqual({ address: 'localhost:7233', namespace: 'default' });
+  expect(temporalFromEnv({ TEMPORAL_ADDRESS: '127.0.0.1:7999', TEMPORAL_NAMESPACE: 'sweeps' })).toEqual({
+    address: '127.0.0.1:7999',
+    namespace: 'sweeps',
+  });
+  expect(() => temporalFromEnv({ TEMPORAL_ADDRESS: '', OPENAI_BASE_URL: 'x' })).toThrow(
+    'TEMPORAL_ADDRESS is set but empty: give HOST:PORT, or unset it for the default',
+  );
+  // A variable of the model's is not the sweep worker's business.
+  expect(temporalFromEnv({ OPENAI_BASE_URL: 'llm.example/v1' }).address).toBe('localhost:7233');
 });

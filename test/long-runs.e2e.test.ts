@@ -7,13 +7,13 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
+import { Client, WorkflowFailedError } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker } from '@temporalio/worker';
 import { z } from 'zod/v4';
 import { temporal } from '@temporalio/proto';
 import { devServerExecutable } from '../common/temporal-cli';
-import { LARGE_MESSAGES } from '../common/grpc-limits';
+import { connectTemporal } from '../common/temporal-connection';
 import { chainHistories, historySizes } from '../common/history-events';
 import { startAgentRun } from '../lib/client';
 import { createAgentWorker, defineTool, type ModelProvider } from '../lib/worker';
@@ -212,7 +212,7 @@ describe('long runs with large outputs', () => {
     );
     expect(cause.message).toMatch(/payload store/);
 
-    const big = await Connection.connect({ address: env.address, channelArgs: LARGE_MESSAGES });
+    const big = await connectTemporal(env.address);
     try {
       // gRPC's default of 4 MiB would refuse it (RESOURCE_EXHAUSTED, retried by the SDK for some 40 s).
       const whole = (await new Client({ connection: big }).workflow.getHandle(handle.workflowId).fetchHistory())

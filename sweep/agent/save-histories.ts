@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { runMain } from '../../common/cli';
-import { LARGE_MESSAGES } from '../../common/grpc-limits';
+import { connectTemporal } from '../../common/temporal-connection';
 import { agentSuite } from './agent-suite';
 import { formatTable } from '../report/table';
 import { runSweep } from '../engine/passes';
@@ -61,8 +61,8 @@ async function main(): Promise<void> {
       if (names.has(f.replace(/-\d+\.binpb$/, ''))) rmSync(path.join(HISTORIES_DIR, f));
     // Binary protobuf: the SDK's JSON reader (`historyFromJSON`) trips over the two copies of
     // protobufjs that npm installs beside @temporalio/common and @temporalio/proto.
-    const { Connection, Client } = await import('@temporalio/client');
-    const connection = await Connection.connect({ address: report.kept!.address, channelArgs: LARGE_MESSAGES });
+    const { Client } = await import('@temporalio/client');
+    const connection = await connectTemporal(report.kept!.address);
     const client = new Client({ connection });
     for (const [variant, points] of Object.entries(report.points)) {
       const ofVariant = report.scenarios.filter((s) => s.row.name === variant);

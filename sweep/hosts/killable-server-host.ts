@@ -3,12 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import net from 'node:net';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
 import { devServerExecutable } from '../../common/temporal-cli';
 import { searchAttributeFlags, type AnySearchAttributeKey } from '../../common/search-attribute-flags';
 import { cpuSeconds } from '../engine/timings';
 import { freePort } from '../../common/free-port';
-import { LARGE_MESSAGES } from '../../common/grpc-limits';
+import { connectTemporal } from '../../common/temporal-connection';
 import { endWithSweep } from './children';
 
 /**
@@ -91,7 +91,7 @@ export class KillableServerHost implements BatchTemporal {
       preciseTimers,
     );
     await server.spawn();
-    server.connection = await Connection.connect({ address: server.address, channelArgs: LARGE_MESSAGES });
+    server.connection = await connectTemporal(server.address);
     server.client = new Client({ connection: server.connection });
     await server.serving();
     return server;

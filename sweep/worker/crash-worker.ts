@@ -9,6 +9,7 @@ import {
   type Worker,
   type WorkerOptions,
 } from '@temporalio/worker';
+import { temporalFromEnv } from '../../common/config';
 import { CANCEL_SEEN_MARK, FAILED_FOR_RETRY_MARK, setCrashHook, type PointContext } from '../../common/crash-points';
 import { LINE_PREFIX, matches, pointKey, samePointForEveryRun, type CrashEvent, type CrashPlan } from './line-protocol';
 import { FINISHING_WORKFLOW_TASKS, SWEEP_WORKER_TUNING } from './tuning';
@@ -337,8 +338,9 @@ export async function runCrashWorker(
   const plan: CrashPlan = process.env.CRASH_PLAN
     ? (JSON.parse(readFileSync(process.env.CRASH_PLAN, 'utf8')) as CrashPlan)
     : { targets: {} };
-  const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS ?? 'localhost:7233' });
-  const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
+  const server = temporalFromEnv();
+  const connection = await NativeConnection.connect({ address: server.address });
+  const namespace = server.namespace;
   const hook = installCrashHook(plan, workerViewOf(connection, namespace));
   const workers = [
     await build({

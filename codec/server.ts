@@ -1,12 +1,11 @@
 // `npm run codec`: the codec endpoint on a port, for `TEMPORAL_PAYLOAD_KEY`.
 import { checkExposure } from '../common/access';
-import { closeOnSignal, commaList, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
+import { closeOnSignal, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
 import { codecFromEnv } from '../common/payload-codec';
-import { boundHostPolicy } from '../common/http-guard';
+import { networkFlags, networkPolicyOf, NETWORK_USAGE } from '../common/http-guard';
 import { buildCodecServer } from './app';
 
-const USAGE =
-  'npm run codec -- [--port P] [--host H] [--allow-host NAME,...] [--allow-origin URL,...] [--token T] [--insecure]';
+const USAGE = `npm run codec -- [--port P] ${NETWORK_USAGE} [--token T] [--insecure]`;
 
 /**
  * `npm run codec`: Temporal's codec endpoint for the payload key of the environment
@@ -17,9 +16,8 @@ async function main(): Promise<void> {
     process.argv.slice(2),
     {
       port: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      'allow-host': { type: 'string', default: '' },
-      'allow-origin': { type: 'string', default: 'http://localhost:8233,http://127.0.0.1:8233' },
+      // The Web UI's origins: the page that asks the codec to open payloads.
+      ...networkFlags('http://localhost:8233,http://127.0.0.1:8233'),
       token: { type: 'string' },
       insecure: { type: 'boolean', default: false },
     },
@@ -33,12 +31,12 @@ async function main(): Promise<void> {
       USAGE,
     );
   const token = values.token ?? (process.env.CODEC_TOKEN || undefined);
-  const exposed = checkExposure('the codec server', values.host!, token, values.insecure!);
+  const { bind, hosts: policy } = networkPolicyOf(values);
+  const exposed = checkExposure('the codec server', bind, token, values.insecure!);
   if (exposed) throw new UsageError(exposed, USAGE);
-  const origins = commaList(values['allow-origin']);
-  const { hosts } = boundHostPolicy(values.host!, commaList(values['allow-host']));
+  const { hosts, origins } = policy;
   const app = buildCodecServer({ codec, origins, token, hosts });
-  const address = await app.listen({ port, host: values.host });
+  const address = await app.listen({ port, host: bind });
   console.log(`codec server listening on ${address} (origins ${origins.join(', ')}${token ? ', token required' : ''})`);
   closeOnSignal(() => app.close());
 }

@@ -2,6 +2,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { bearerMatches, isLoopbackBind, LOOPBACK_NAMES } from './access';
+import { commaList } from './cli';
 
 /** Who may call a server over HTTP. */
 export interface HttpPolicy {
@@ -34,6 +35,31 @@ export type HostPolicy = Omit<HttpPolicy, 'token'>;
 export function boundHostPolicy(bindHost: string, allowHosts: string[] = [], origins: string[] = []): HostPolicy {
   const wildcard = isLoopbackBind(bindHost) || bindHost === '0.0.0.0' || bindHost === '::';
   return httpPolicy([...(wildcard ? [] : [bindHost]), ...allowHosts], origins);
+}
+
+/** The usage text of {@link networkFlags}. */
+export const NETWORK_USAGE = '[--host H] [--allow-host NAME,...] [--allow-origin URL,...]';
+
+/**
+ * The network flags every server here takes, for its command line (`parseCommandLine`): `--host`
+ * (what it binds to, default loopback), `--allow-host` and `--allow-origin` (comma lists; the
+ * origins `originsByDefault` unless given). {@link networkPolicyOf} reads them.
+ */
+export function networkFlags(originsByDefault = '') {
+  return {
+    host: { type: 'string', default: '127.0.0.1' },
+    'allow-host': { type: 'string', default: '' },
+    'allow-origin': { type: 'string', default: originsByDefault },
+  } as const;
+}
+
+/** What a server started with {@link networkFlags} binds to, and the names and origins it answers to. */
+export function networkPolicyOf(values: { host?: string; 'allow-host'?: string; 'allow-origin'?: string }): {
+  bind: string;
+  hosts: HostPolicy;
+} {
+  const bind = values.host ?? '127.0.0.1';
+  return { bind, hosts: boundHostPolicy(bind, commaList(values['allow-host']), commaList(values['allow-origin'])) };
 }
 
 /**

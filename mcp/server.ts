@@ -4,13 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { checkExposure } from '../common/access';
-import { closeOnSignal, commaList, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
-import { boundHostPolicy, guardRequest } from '../common/http-guard';
+import { closeOnSignal, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
+import { guardRequest, networkFlags, networkPolicyOf, NETWORK_USAGE } from '../common/http-guard';
 import { buildTrackerMcpServer, trackerHonoursKeys } from './tracker-server';
 import { trackerFromEnv } from '../tracker/config';
 
-const USAGE =
-  'npm run mcp -- [--port P [--host H] [--token T] [--allow-host NAME,...] [--allow-origin URL,...] [--insecure]] [--tracker URL] [--repo NAME]';
+const USAGE = `npm run mcp -- [--port P ${NETWORK_USAGE} [--token T] [--insecure]] [--tracker URL] [--repo NAME]`;
 
 /** The largest request body the HTTP endpoint reads; a larger one is refused with 413 before it is parsed. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -27,12 +26,10 @@ async function main(): Promise<void> {
     process.argv.slice(2),
     {
       port: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
+      ...networkFlags(),
       tracker: { type: 'string' },
       repo: { type: 'string' },
       token: { type: 'string' },
-      'allow-host': { type: 'string', default: '' },
-      'allow-origin': { type: 'string', default: '' },
       insecure: { type: 'boolean', default: false },
     },
     USAGE,
@@ -49,9 +46,9 @@ async function main(): Promise<void> {
   }
   const port = parsePort(values.port, USAGE);
   const token = values.token ?? (process.env.MCP_TOKEN || undefined);
-  const exposed = checkExposure('the MCP server', values.host!, token, values.insecure!);
+  const { bind, hosts } = networkPolicyOf(values);
+  const exposed = checkExposure('the MCP server', bind, token, values.insecure!);
   if (exposed) throw new UsageError(exposed, USAGE);
-  const hosts = boundHostPolicy(values.host!, commaList(values['allow-host']), commaList(values['allow-origin']));
   const policy = { ...hosts, token };
   const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
@@ -90,10 +87,10 @@ async function main(): Promise<void> {
         res.end(JSON.stringify({ error: 'internal', message: err.message }));
       });
   });
-  await new Promise<void>((resolve) => httpServer.listen(port, values.host, resolve));
+  await new Promise<void>((resolve) => httpServer.listen(port, bind, resolve));
   const { port: listening } = httpServer.address() as AddressInfo;
   console.log(
-    `MCP server listening on http://${values.host}:${listening}/mcp (tracker ${trackerUrl}${token ? ', token required' : ''})`,
+    `MCP server listening on http://${bind}:${listening}/mcp (tracker ${trackerUrl}${token ? ', token required' : ''})`,
   );
   // Requests in flight get a moment to finish; a client's open stream would otherwise hold the exit forever.
   closeOnSignal(

@@ -1,9 +1,9 @@
 // `npm run model`: the scripted model server on a port.
-import { closeOnSignal, commaList, parseCommandLine, parsePort, runMain } from '../common/cli';
-import { boundHostPolicy } from '../common/http-guard';
+import { closeOnSignal, parseCommandLine, parsePort, runMain } from '../common/cli';
+import { networkFlags, networkPolicyOf, NETWORK_USAGE } from '../common/http-guard';
 import { buildModelServer } from './app';
 
-const USAGE = 'npm run model -- --port P [--host H] [--allow-host NAME,...] [--allow-origin URL,...]';
+const USAGE = `npm run model -- --port P ${NETWORK_USAGE}`;
 
 /** `npm run model`: the scripted, OpenAI-compatible model server. */
 async function main(): Promise<void> {
@@ -11,16 +11,14 @@ async function main(): Promise<void> {
     process.argv.slice(2),
     {
       port: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      'allow-host': { type: 'string', default: '' },
-      'allow-origin': { type: 'string', default: '' },
+      ...networkFlags(),
     },
     USAGE,
   );
   const port = parsePort(values.port, USAGE);
-  const hosts = boundHostPolicy(values.host!, commaList(values['allow-host']), commaList(values['allow-origin']));
+  const { bind, hosts } = networkPolicyOf(values);
   const app = buildModelServer({ hosts });
-  const address = await app.listen({ port, host: values.host });
+  const address = await app.listen({ port, host: bind });
   console.log(
     `model server listening on ${address} (OpenAI-compatible: ${address}/v1, calls per run: ${address}/calls?run=RUN)`,
   );

@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildCodecServer } from '../codec/app';
 import { AesGcmCodec } from '../common/payload-codec';
-import { boundHostPolicy, hostRefusal, httpPolicy } from '../common/http-guard';
+import { boundHostPolicy, hostRefusal, httpPolicy, networkFlags, networkPolicyOf } from '../common/http-guard';
 import { buildModelServer } from '../model/app';
 import { buildTracker } from '../tracker/app';
 import { Store } from '../tracker/store';
@@ -106,4 +106,24 @@ test('boundHostPolicy: the bound name when it is one, never a wildcard', () => {
   expect(boundHostPolicy('0.0.0.0').hosts).toEqual(httpPolicy().hosts);
   expect(boundHostPolicy('10.0.0.5', ['tracker']).hosts).toEqual([...httpPolicy().hosts, '10.0.0.5', 'tracker']);
   expect(hostRefusal({ host: '10.0.0.5:4100' }, boundHostPolicy('10.0.0.5'))).toBeNull();
+});
+
+test("every server's network flags are read by one parser: what it binds to, and the names and origins it answers to", () => {
+  const defaults = Object.fromEntries(Object.entries(networkFlags()).map(([k, v]) => [k, v.default]));
+  expect(networkPolicyOf(defaults)).toEqual({
+    bind: '127.0.0.1',
+    hosts: { hosts: ['localhost', '127.0.0.1', '[::1]'], origins: [] },
+  });
+  expect(
+    networkPolicyOf({ host: 'tracker', 'allow-host': 'a.example, b.example', 'allow-origin': 'http://ui:8233' }),
+  ).toEqual({
+    bind: 'tracker',
+    hosts: {
+      hosts: ['localhost', '127.0.0.1', '[::1]', 'tracker', 'a.example', 'b.example'],
+      origins: ['http://ui:8233'],
+    },
+  });
+  // A wildcard bind names no host of its own; the codec's Web UI origins are its default only.
+  expect(networkPolicyOf({ host: '0.0.0.0' }).hosts.hosts).not.toContain('0.0.0.0');
+  expect(networkFlags('http://localhost:8233')['allow-origin'].default).toBe('http://localhost:8233');
 });

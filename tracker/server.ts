@@ -1,14 +1,13 @@
 // `npm run tracker`: the issue tracker over HTTP on a SQLite file.
 import { checkExposure } from '../common/access';
-import { closeOnSignal, commaList, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
-import { boundHostPolicy } from '../common/http-guard';
+import { closeOnSignal, parseCommandLine, parsePort, runMain, UsageError } from '../common/cli';
+import { networkFlags, networkPolicyOf, NETWORK_USAGE } from '../common/http-guard';
 import { parseDuration } from '../common/duration';
 import { buildTracker } from './app';
 import { trackerTokensFromEnv } from './config';
 import { Store, type SyncMode } from './store';
 
-const USAGE =
-  'npm run tracker -- --port P --db FILE [--keyless] [--key-ttl DURATION] [--commit-deadline DURATION] [--sync full|normal|off] [--host H] [--allow-host NAME,...] [--allow-origin URL,...] [--token T] [--insecure]';
+const USAGE = `npm run tracker -- --port P --db FILE [--keyless] [--key-ttl DURATION] [--commit-deadline DURATION] [--sync full|normal|off] ${NETWORK_USAGE} [--token T] [--insecure]`;
 
 /** `npm run tracker`: the issue tracker over HTTP on a SQLite file. */
 async function main(): Promise<void> {
@@ -21,9 +20,7 @@ async function main(): Promise<void> {
       'key-ttl': { type: 'string', default: '24h' },
       'commit-deadline': { type: 'string' },
       sync: { type: 'string', default: 'full' },
-      host: { type: 'string', default: '127.0.0.1' },
-      'allow-host': { type: 'string', default: '' },
-      'allow-origin': { type: 'string', default: '' },
+      ...networkFlags(),
       token: { type: 'string' },
       insecure: { type: 'boolean', default: false },
     },
@@ -45,7 +42,8 @@ async function main(): Promise<void> {
 
   // TRACKER_TOKENS adds more, each an account of its own: keys are scoped per token.
   const tokens = trackerTokensFromEnv(process.env, values.token);
-  const exposed = checkExposure('the tracker', values.host!, tokens[0], values.insecure!);
+  const { bind, hosts } = networkPolicyOf(values);
+  const exposed = checkExposure('the tracker', bind, tokens[0], values.insecure!);
   if (exposed) throw new UsageError(exposed, USAGE);
 
   const store = new Store(values.db, sync);
@@ -54,10 +52,10 @@ async function main(): Promise<void> {
     keyless: values.keyless,
     keyTtlMs,
     token: tokens,
-    hosts: boundHostPolicy(values.host!, commaList(values['allow-host']), commaList(values['allow-origin'])),
+    hosts,
     ...(commitDeadlineMs ? { commitDeadlineMs, stateCommitDeadline: true } : {}),
   });
-  const address = await app.listen({ port, host: values.host });
+  const address = await app.listen({ port, host: bind });
   const keys = values.keyless ? 'keyless: Idempotency-Key is ignored' : `keys kept ${values['key-ttl']}`;
   console.log(
     `tracker listening on ${address} (db ${values.db}, ${keys}, sync ${sync}${tokens.length ? `, token required (${tokens.length} account${tokens.length === 1 ? '' : 's'}, keys scoped per token)` : ''})`,

@@ -1,8 +1,9 @@
 // The fault model: one file per fault, one list of them, names a config row can use, and what a row's faults add up to.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   FAULTS,
+  NAMEABLE_FAULTS,
   faultNamed,
   firstPassOnly,
   pinsRuns,
@@ -19,7 +20,8 @@ import { waitForServer } from '../sweep/faults/fault';
 import { loadSweepConfig } from '../sweep/config/load-config';
 import { configRows } from '../sweep/config/config-suite';
 
-const FOLDER = path.join(__dirname, '..', 'sweep', 'faults');
+const ROOT = path.join(__dirname, '..');
+const FOLDER = path.join(ROOT, 'sweep', 'faults');
 
 describe('the fault list', () => {
   test('every file of sweep/faults/ declares a kind the list holds, and every kind in the list has its file', () => {
@@ -52,6 +54,15 @@ describe('a fault by name (a config row)', () => {
       'slow-receiver:charge,reserve',
     ])
       expect(faultNamed(name).name).toBe(name);
+  });
+
+  test('docs/config.md lists the names a row may use, as the one list has them', () => {
+    const docs = readFileSync(path.join(ROOT, 'docs', 'config.md'), 'utf8');
+    const paragraph = docs.slice(docs.indexOf("A row may name any of the sweep's faults"));
+    const listed = [...paragraph.slice(0, paragraph.indexOf('\n\n')).matchAll(/`([a-z][\w:,[\]A-Z-]*)`/g)].map(
+      (m) => m[1],
+    );
+    expect(listed.filter((f) => f !== 'faults')).toEqual(NAMEABLE_FAULTS.flatMap((n) => n.forms));
   });
 
   test('an unknown name, or a bad setting, is refused with the names a row may use', () => {

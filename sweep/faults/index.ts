@@ -41,8 +41,8 @@ export {
 
 /**
  * Every fault the sweep knows, in the order the docs list them: one example of each kind (a kind with
- * settings is shown with one of them). "Add a fault" is a new file in this folder, an entry here, and
- * a row that names it.
+ * settings is shown with one of them). "Add a fault" is a new file in this folder, an entry here (and
+ * in NAMEABLE_FAULTS, if a config row may name it), and a row that names it.
  */
 export const FAULTS: readonly Fault[] = [
   workerDies,
@@ -77,30 +77,52 @@ const NOT_NAMEABLE: Record<string, string> = {
     "it strikes receivers the sweep hosts itself (the agent's trackers and MCP servers), and a config's receivers are its own",
 };
 
+/** A fault a config row may name: the forms of its name, and the fault a name's setting makes (`null`: a bad setting). */
+interface NameableFault {
+  kind: string;
+  /** Its names as the docs and the errors show them (`reset:last-task`, `throw-at-point:POINT`). */
+  forms: readonly string[];
+  make(setting: string | undefined): Fault | null;
+}
+
 /**
- * The faults a config row may name (`rows[].faults`), by name, with a clear error for any other: each
- * is the fault of that name, made with its setting (`reset:first-task`, `server-dies:worker-dies`).
+ * The faults a config row may name (`rows[].faults`), in one list: `faultNamed` makes them from it,
+ * its errors show their forms, and docs/config.md lists the same forms (a test holds it to this).
  */
+export const NAMEABLE_FAULTS: readonly NameableFault[] = [
+  { kind: 'worker-dies', forms: ['worker-dies'], make: (s) => (s === undefined ? workerDies : null) },
+  {
+    kind: 'server-dies',
+    forms: ['server-dies:worker-dies', 'server-dies:worker-survives'],
+    make: (s) => (s === 'worker-dies' || s === 'worker-survives' ? serverDies(s) : null),
+  },
+  {
+    kind: 'reset',
+    forms: ['reset:last-task', 'reset:first-task'],
+    make: (s) => (s === 'last-task' || s === 'first-task' ? reset(s) : null),
+  },
+  { kind: 'retry', forms: ['retry'], make: (s) => (s === undefined ? retry : null) },
+  { kind: 'cancel', forms: ['cancel'], make: (s) => (s === undefined ? cancel : null) },
+  { kind: 'terminate', forms: ['terminate'], make: (s) => (s === undefined ? terminate : null) },
+  { kind: 'throw-at-point', forms: ['throw-at-point:POINT'], make: (s) => (s ? throwAtPoint(s) : null) },
+  {
+    kind: 'slow-receiver',
+    forms: ['slow-receiver:ACTIVITY[,ACTIVITY]'],
+    make: (s) => (s ? slowReceiver({ activities: s.split(',') }) : null),
+  },
+];
+
+/** The faults a config row may name, by name, with a clear error for any other (the forms of {@link NAMEABLE_FAULTS}). */
 export function faultNamed(name: string): Fault {
   const [kind, setting] = name.split(/:(.*)/s, 2) as [string, string | undefined];
-  const made: Record<string, (s: string | undefined) => Fault | null> = {
-    'worker-dies': (s) => (s === undefined ? workerDies : null),
-    'server-dies': (s) => (s === 'worker-dies' || s === 'worker-survives' ? serverDies(s) : null),
-    reset: (s) => (s === 'last-task' || s === 'first-task' ? reset(s) : null),
-    retry: (s) => (s === undefined ? retry : null),
-    cancel: (s) => (s === undefined ? cancel : null),
-    terminate: (s) => (s === undefined ? terminate : null),
-    'throw-at-point': (s) => (s ? throwAtPoint(s) : null),
-    'slow-receiver': (s) => (s ? slowReceiver({ activities: s.split(',') }) : null),
-  };
-  const fault = made[kind]?.(setting);
-  const nameable =
-    'faults a config row may name: worker-dies, server-dies:worker-dies, server-dies:worker-survives, reset:last-task, reset:first-task, retry, cancel, terminate, throw-at-point:POINT, slow-receiver:ACTIVITY[,ACTIVITY]';
-  if (!fault && !made[kind] && FAULTS.some((f) => f.kind === kind))
+  const nameable = NAMEABLE_FAULTS.find((n) => n.kind === kind);
+  const fault = nameable?.make(setting);
+  const forms = `faults a config row may name: ${NAMEABLE_FAULTS.flatMap((n) => n.forms).join(', ')}`;
+  if (!fault && !nameable && FAULTS.some((f) => f.kind === kind))
     throw new Error(
-      `fault ${JSON.stringify(name)} is not one a config row may name: ${NOT_NAMEABLE[kind] ?? NOT_NAMEABLE.receivers} (${nameable})`,
+      `fault ${JSON.stringify(name)} is not one a config row may name: ${NOT_NAMEABLE[kind] ?? NOT_NAMEABLE.receivers} (${forms})`,
     );
-  if (!fault) throw new Error(`unknown fault ${JSON.stringify(name)} (${nameable})`);
+  if (!fault) throw new Error(`unknown fault ${JSON.stringify(name)} (${forms})`);
   return fault;
 }
 

@@ -171,13 +171,14 @@ export function buildTrackerMcpServer(options: TrackerMcpOptions): McpServer {
       (args, extra) => run(spec.name, args, extra._meta),
     );
   }
+  // The tools a call can be looked up for: those that write, as the specs say.
+  const [firstKeyed, ...keyed] = TRACKER_TOOL_SPECS.filter((t) => t.effect === 'keyed').map((t) => t.name);
   register(
     'lookup_call',
     {
-      description:
-        'Whether the create_issue or comment_on_issue call with this idempotency key happened, and what it returned.',
+      description: `Whether the ${[firstKeyed, ...keyed].join(' or ')} call with this idempotency key happened, and what it returned.`,
       inputSchema: {
-        tool: z.enum(['create_issue', 'comment_on_issue']),
+        tool: z.enum([firstKeyed, ...keyed]),
         key: z.string().min(1),
         repo: repoArg,
         arguments: z.record(z.string(), z.unknown()).optional(),

@@ -91,14 +91,8 @@ const numberParam = { type: 'string', pattern: '^[0-9]{1,9}$' } as const;
  * it for real. Every failure leaves as `{error, message}`: 4xx for bad input, never a stack trace.
  */
 export function buildTracker(options: TrackerOptions): FastifyInstance {
-  const {
-    store,
-    keyless = false,
-    keyTtlMs = DAY_MS,
-    now = Date.now,
-    claimKeys = true,
-    commitDeadlineMs = DEFAULT_COMMIT_DEADLINE_MS,
-  } = options;
+  const { store, keyless = false, keyTtlMs = DAY_MS, now = Date.now, claimKeys = true } = options;
+  const commitDeadlineMs = options.commitDeadlineMs ?? DEFAULT_COMMIT_DEADLINE_MS;
   const keys = new IdempotencyKeys({ store, keyTtlMs, claimKeys, commitDeadlineMs, now });
   const app = Fastify({
     logger: options.logger ?? false,
@@ -108,18 +102,97 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
     // Wrong-typed fields are errors, not values to coerce: a title of 42 is a bad request.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
+  // JSON only: a text/plain body is a 415, not a string that then fails the schema.
+  app.removeContentTypeParser('text/plain');
+  // A body nested deeper than any request of ours needs is a 400, before a schema or a fingerprint walks it.
+  app.addHook('preValidation', async (req) => {
+    if (nestedDeeperThan(req.body, MAX_BODY_DEPTH))
+      throw new HttpError(400, 'too_deep', `the JSON body is nested deeper than ${MAX_BODY_DEPTH} levels`);
+  });
+  const scopeOf = guardAccess(app, options);
+  if (options.stateCommitDeadline) {
+    app.addHook('onSend', async (_req, reply) => {
+      reply.header(COMMIT_DEADLINE_HEADER, String(commitDeadlineMs));
+    });
+  }
+  const { slow } = options;
+  if (slow) {
+    app.addHook('onResponse', async (req) => {
+      const repo = (req.params as { repo?: string } | undefined)?.repo;
+      if (repo) slow.answered(repo);
+    });
+  }
+  const mutate = keyedMutation({ ...options, keyless, now, commitDeadlineMs }, keys, scopeOf);
+  const timestamp = () => new Date(now()).toISOString();
+  app.get('/health', async () => ({ ok: true, keyless, keyTtlSeconds: keys.retentionSeconds }));
+  addWriteRoutes(app, store, mutate, timestamp);
+  addReadRoutes(app, store);
+  app.get<{ Params: { key: string } }>('/idempotency/:key', async (req) => {
+    if (keyless) {
+      // Not a 404: "no such key" would read as "the call never happened", which a keyless tracker cannot know.
+      throw new HttpError(501, 'keys_not_supported', 'this tracker runs keyless and keeps no idempotency keys');
+    }
+    return keys.lookup(req.params.key, scopedKey(scopeOf(req), req.params.key));
+  });
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send({ error: 'route_not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` });
+  });
+  app.setErrorHandler((err, req, reply) => {
+    const { status, code, message } = describe(err);
+    if (status >= 500) req.log.error(err);
+    reply.code(status).send({ error: code, message, ...(err instanceof HttpError ? err.extra : {}) });
+  });
+  return app;
+}
 
-  /**
-   * Runs one mutation, honouring its idempotency key unless the tracker is keyless. A keyed request
-   * first claims its key (a second request with the key while the first is still in flight gets 409,
-   * and nothing happens twice); then, after any hold of a slow receiver, the effect, the key's
-   * response and the end of the claim commit in one transaction, unless the commit deadline has passed.
-   */
-  async function mutate(
-    req: FastifyRequest<{ Params: { repo: string } }>,
-    reply: FastifyReply,
-    perform: () => KeyedResponse,
-  ): Promise<FastifyReply> {
+/**
+ * Who may call: the Host and Origin checks, then the token (one of several: each its own scope of
+ * keys), both before any route runs, so a rebinding page, or a request without the token, changes
+ * nothing and learns nothing. Returns the scope of the token a request came with.
+ */
+function guardAccess(app: FastifyInstance, options: TrackerOptions): (req: FastifyRequest) => string {
+  guardHosts(app, options.hosts ?? httpPolicy());
+  const tokens = typeof options.token === 'string' ? [options.token] : [...(options.token ?? [])];
+  /** The scope of the token each request came with (empty on a tracker without tokens). */
+  const scopes = new WeakMap<FastifyRequest, string>();
+  if (tokens.length > 0) {
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.url === '/health') return;
+      // Every token is compared (in constant time each), so the time taken does not tell which matched.
+      const matched = tokens.filter((t) => bearerMatches(req.headers.authorization, t));
+      if (matched.length > 0) {
+        scopes.set(req, tokenScope(matched[0]));
+        return;
+      }
+      return reply.code(401).header('www-authenticate', 'Bearer').send({
+        error: 'unauthorized',
+        message: 'this tracker requires a token: Authorization: Bearer <TRACKER_TOKEN>',
+      });
+    });
+  }
+  return (req) => scopes.get(req) ?? '';
+}
+
+/** Runs one mutation of a request, and sends its response. */
+type Mutate = (
+  req: FastifyRequest<{ Params: { repo: string } }>,
+  reply: FastifyReply,
+  perform: () => KeyedResponse,
+) => Promise<FastifyReply>;
+
+/**
+ * Runs one mutation, honouring its idempotency key unless the tracker is keyless. A keyed request
+ * first claims its key (a second request with the key while the first is still in flight gets 409,
+ * and nothing happens twice); then, after any hold of a slow receiver, the effect, the key's
+ * response and the end of the claim commit in one transaction, unless the commit deadline has passed.
+ */
+function keyedMutation(
+  options: TrackerOptions & Required<Pick<TrackerOptions, 'keyless' | 'now' | 'commitDeadlineMs'>>,
+  keys: IdempotencyKeys,
+  scopeOf: (req: FastifyRequest) => string,
+): Mutate {
+  const { store, keyless, now, commitDeadlineMs } = options;
+  return async (req, reply, perform) => {
     const sent = keyless ? undefined : readKey(req);
     // Keys live in the caller's scope: another token's holder can neither use nor read them.
     const key = sent === undefined ? undefined : scopedKey(scopeOf(req), sent);
@@ -161,55 +234,11 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
       if (key !== undefined) keys.release(key, receivedMs); // nothing committed: the key is free again
       throw err;
     }
-  }
+  };
+}
 
-  // JSON only: a text/plain body is a 415, not a string that then fails the schema.
-  app.removeContentTypeParser('text/plain');
-  // A body nested deeper than any request of ours needs is a 400, before a schema or a fingerprint walks it.
-  app.addHook('preValidation', async (req) => {
-    if (nestedDeeperThan(req.body, MAX_BODY_DEPTH))
-      throw new HttpError(400, 'too_deep', `the JSON body is nested deeper than ${MAX_BODY_DEPTH} levels`);
-  });
-
-  const timestamp = () => new Date(now()).toISOString();
-
-  // Checked before any route runs, so a rebinding page, or a request without the token, changes nothing and learns nothing.
-  guardHosts(app, options.hosts ?? httpPolicy());
-  const tokens = typeof options.token === 'string' ? [options.token] : [...(options.token ?? [])];
-  /** The scope of the token each request came with (empty on a tracker without tokens). */
-  const scopes = new WeakMap<FastifyRequest, string>();
-  const scopeOf = (req: FastifyRequest) => scopes.get(req) ?? '';
-  if (tokens.length > 0) {
-    app.addHook('onRequest', async (req, reply) => {
-      if (req.url === '/health') return;
-      // Every token is compared (in constant time each), so the time taken does not tell which matched.
-      const matched = tokens.filter((t) => bearerMatches(req.headers.authorization, t));
-      if (matched.length > 0) {
-        scopes.set(req, tokenScope(matched[0]));
-        return;
-      }
-      return reply.code(401).header('www-authenticate', 'Bearer').send({
-        error: 'unauthorized',
-        message: 'this tracker requires a token: Authorization: Bearer <TRACKER_TOKEN>',
-      });
-    });
-  }
-
-  if (options.stateCommitDeadline) {
-    app.addHook('onSend', async (_req, reply) => {
-      reply.header(COMMIT_DEADLINE_HEADER, String(commitDeadlineMs));
-    });
-  }
-  const { slow } = options;
-  if (slow) {
-    app.addHook('onResponse', async (req) => {
-      const repo = (req.params as { repo?: string } | undefined)?.repo;
-      if (repo) slow.answered(repo);
-    });
-  }
-
-  app.get('/health', async () => ({ ok: true, keyless, keyTtlSeconds: keys.retentionSeconds }));
-
+/** The routes that write: an issue, a comment; each through `mutate`, so keyed. */
+function addWriteRoutes(app: FastifyInstance, store: Store, mutate: Mutate, timestamp: () => string): void {
   app.post<{ Params: { repo: string }; Body: { title: string; body: string; labels?: string[] } }>(
     '/repos/:repo/issues',
     {
@@ -243,7 +272,10 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
         return { status: 201, body: store.addComment(req.params.repo, number, req.body.body, timestamp()) };
       }),
   );
+}
 
+/** The routes that read: a search of a repository's issues, and one issue; each with its comments. */
+function addReadRoutes(app: FastifyInstance, store: Store): void {
   app.get<{ Params: { repo: string }; Querystring: { q?: string } }>(
     '/repos/:repo/issues',
     {
@@ -278,26 +310,6 @@ export function buildTracker(options: TrackerOptions): FastifyInstance {
       return { ...issue, comments: store.commentsOf(issue.repo, issue.number) };
     },
   );
-
-  app.get<{ Params: { key: string } }>('/idempotency/:key', async (req) => {
-    if (keyless) {
-      // Not a 404: "no such key" would read as "the call never happened", which a keyless tracker cannot know.
-      throw new HttpError(501, 'keys_not_supported', 'this tracker runs keyless and keeps no idempotency keys');
-    }
-    return keys.lookup(req.params.key, scopedKey(scopeOf(req), req.params.key));
-  });
-
-  app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send({ error: 'route_not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` });
-  });
-
-  app.setErrorHandler((err, req, reply) => {
-    const { status, code, message } = describe(err);
-    if (status >= 500) req.log.error(err);
-    reply.code(status).send({ error: code, message, ...(err instanceof HttpError ? err.extra : {}) });
-  });
-
-  return app;
 }
 
 /** How deep a request body may nest: the tracker's own bodies need 3 levels. */

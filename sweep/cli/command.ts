@@ -12,6 +12,7 @@ import {
   DEFAULT_RERUNS,
   runSweep,
   type SuiteFactory,
+  type SweepOptions,
   type SweepReport,
 } from '../engine/passes';
 import type { SuiteRow } from '../engine/suite';
@@ -77,8 +78,63 @@ function isNameable(name: string): boolean {
  * no kill caused, a control showed no damage, or the harness failed).
  */
 export async function crashSweep(argv: readonly string[], table?: SweepTable): Promise<void> {
-  const USAGE = usageOf(table);
   if (argv[0] === 'merge') return mergeCommand(argv.slice(1));
+  const command = readCommand(argv, table);
+  if (!command) return; // --help or --list, answered
+  const { values, variants, suite, reporting, configPath, options } = command;
+
+  // Interrupted (Ctrl-C, a CI job's SIGTERM): exit, which SIGKILLs every process the sweep started
+  // (hosts/children.ts); the sweep's own dev server stops as its parent goes.
+  let onInterrupt: (signal: NodeJS.Signals) => void = (signal) => {
+    say(`${signal}: the sweep stops, and every process it started with it`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => onInterrupt(signal));
+
+  const started = Date.now();
+  const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)}s`;
+  const passes = values.full
+    ? 'killed once and twice'
+    : 'first pass only: killed once (--full kills every restart again)';
+  const { shard } = options;
+  say(
+    `crash sweep: ${variants.map((v) => v.name).join(', ')} (${passes})${values.address ? ` on ${values.address}` : ''}${shard ? `, shard ${shard.index}/${shard.count}` : ''}`,
+  );
+  // The dev server's own log is kept apart from the sweep's output, and named at the end if it says anything.
+  const serverLog = values.address
+    ? undefined
+    : path.join(mkdtempSync(path.join(os.tmpdir(), 'crash-sweep-')), 'dev-server.log');
+  for (const r of reporting.reporters) r.onBegin?.(variants.map((v) => v.name));
+  const rerun = { existingServer: values.address !== undefined, config: configPath, command: sweepCommand() };
+  let report: SweepReport;
+  try {
+    report = await runSweep({
+      ...options,
+      suite,
+      rows: variants.map((v) => v.name),
+      progress: (line) => say(`[${elapsed()}] ${line}`),
+      serverLog,
+    });
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof UsageError) throw err;
+    cannotJudge(err as Error, reporting, { rerun, shard: shard ?? null, seconds: (Date.now() - started) / 1000 });
+    return;
+  }
+  const verdict = sayReport(report, { table, configPath, serverLog, rerun, reporting });
+  if (report.kept) {
+    say(
+      `the Temporal dev server is still running at ${report.kept.address}, Web UI at ${report.kept.ui}; Ctrl-C stops it`,
+    );
+    await new Promise<void>((stop) => (onInterrupt = () => stop()));
+    await report.kept.stop();
+  }
+  for (const line of formatVerdict(verdict, reporting.failOn)) say(line);
+  process.exitCode = verdict.status;
+}
+
+/** The command line read: its rows, its suite, its reporters, and the sweep's options; `null` once --help or --list is answered. */
+function readCommand(argv: readonly string[], table: SweepTable | undefined) {
+  const USAGE = usageOf(table);
   const { values } = parseCommandLine(
     [...argv],
     {
@@ -102,7 +158,7 @@ export async function crashSweep(argv: readonly string[], table?: SweepTable): P
   );
   if (values.help) {
     console.log(`usage: ${USAGE}\n\n${help(table)}`);
-    return;
+    return null;
   }
   let variants;
   let suite: SuiteFactory;
@@ -126,11 +182,32 @@ export async function crashSweep(argv: readonly string[], table?: SweepTable): P
   }
   if (values.list) {
     console.log(formatRowList(variants));
-    return;
+    return null;
   }
+  const options = sweepOptionsOf(values, variants.length, USAGE);
+  return { values, variants, suite, reporting, configPath, options };
+}
+
+/** The sweep's options the command line gives (its passes, batches, lanes, reruns, shard and server), each checked; `rows`: how many it sweeps. */
+function sweepOptionsOf(
+  values: {
+    once?: boolean;
+    full?: boolean;
+    scenario?: string;
+    address?: string;
+    namespace?: string;
+    'keep-server'?: boolean;
+    batch?: string;
+    lanes?: string;
+    reruns?: string;
+    shard?: string;
+  },
+  rows: number,
+  USAGE: string,
+): Omit<SweepOptions, 'suite' | 'rows' | 'progress' | 'serverLog'> {
   if (values.once && values.full)
     throw new UsageError('--once and --full contradict each other: the first pass only, or both passes', USAGE);
-  if (values.scenario !== undefined && variants.length !== 1)
+  if (values.scenario !== undefined && rows !== 1)
     throw new UsageError('--scenario needs exactly one --variant', USAGE);
   if (values.address !== undefined && !/^[^\s:]+:\d+$/.test(values.address))
     throw new UsageError(`bad --address ${values.address}: HOST:PORT`, USAGE);
@@ -155,95 +232,58 @@ export async function crashSweep(argv: readonly string[], table?: SweepTable): P
     if (values.scenario !== undefined)
       throw new UsageError('--scenario runs one scenario: it cannot be split with --shard', USAGE);
   }
-
-  // Interrupted (Ctrl-C, a CI job's SIGTERM): exit, which SIGKILLs every process the sweep started
-  // (hosts/children.ts); the sweep's own dev server stops as its parent goes.
-  let onInterrupt: (signal: NodeJS.Signals) => void = (signal) => {
-    say(`${signal}: the sweep stops, and every process it started with it`);
-    process.exit(signal === 'SIGINT' ? 130 : 143);
+  return {
+    // A scenario N.M is one of the second pass.
+    twice: !!values.full || (values.scenario !== undefined && parseScenarioLabel(values.scenario).second !== undefined),
+    batchSize,
+    lanes,
+    reruns,
+    shard,
+    scenario: values.scenario,
+    address: values.address,
+    namespace: values.namespace,
+    keepServer: values['keep-server'],
   };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => onInterrupt(signal));
+}
 
-  const started = Date.now();
-  const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)}s`;
-  const passes = values.full
-    ? 'killed once and twice'
-    : 'first pass only: killed once (--full kills every restart again)';
-  say(
-    `crash sweep: ${variants.map((v) => v.name).join(', ')} (${passes})${values.address ? ` on ${values.address}` : ''}${shard ? `, shard ${shard.index}/${shard.count}` : ''}`,
-  );
-  // The dev server's own log is kept apart from the sweep's output, and named at the end if it says anything.
-  const serverLog = values.address
-    ? undefined
-    : path.join(mkdtempSync(path.join(os.tmpdir(), 'crash-sweep-')), 'dev-server.log');
-  for (const r of reporting.reporters) r.onBegin?.(variants.map((v) => v.name));
-  const rerun = { existingServer: values.address !== undefined, config: configPath, command: sweepCommand() };
-  let report: SweepReport;
-  try {
-    report = await runSweep({
-      suite,
-      rows: variants.map((v) => v.name),
-      // A scenario N.M is one of the second pass.
-      twice: values.full || (values.scenario !== undefined && parseScenarioLabel(values.scenario).second !== undefined),
-      batchSize,
-      lanes,
-      reruns,
-      shard,
-      scenario: values.scenario,
-      address: values.address,
-      namespace: values.namespace,
-      keepServer: values['keep-server'],
-      progress: (line) => say(`[${elapsed()}] ${line}`),
-      serverLog,
-    });
-  } catch (err) {
-    if (err instanceof ConfigError || err instanceof UsageError) throw err;
-    cannotJudge(err as Error, reporting, { rerun, shard: shard ?? null, seconds: (Date.now() - started) / 1000 });
-    return;
-  }
-
+/** Says what the sweep found on stderr, and ends its reporters; returns the verdict. */
+function sayReport(
+  report: SweepReport,
+  how: {
+    table: SweepTable | undefined;
+    configPath: string | undefined;
+    serverLog: string | undefined;
+    rerun: Parameters<typeof jsonReport>[1];
+    reporting: Reporting;
+  },
+): Verdict {
+  const { rerun } = how;
   for (const note of report.notes) say(note);
   const total = report.scenarios.length;
   say(
-    `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations${report.lanes > 1 ? ` in up to ${report.lanes} lanes` : ''}${statsFormatterOf(table, configPath)(report.stats)}${report.temporalKills > 0 ? `, ${report.temporalKills} Temporal server kills` : ''}`,
+    `${total} scenarios in ${report.seconds.toFixed(1)} s (${(total / report.seconds).toFixed(1)} scenarios/s), ${report.generations} worker generations${report.lanes > 1 ? ` in up to ${report.lanes} lanes` : ''}${statsFormatterOf(how.table, how.configPath)(report.stats)}${report.temporalKills > 0 ? `, ${report.temporalKills} Temporal server kills` : ''}`,
   );
   say(formatTimings(report));
-  const logged = serverLog && describeServerLog(serverLog);
+  const logged = how.serverLog && describeServerLog(how.serverLog);
   if (logged) say(logged);
   if (report.reruns.length > 0) say(formatReruns(report.reruns));
   const data = jsonReport(report, rerun);
   // A control that shows no damage fails the sweep (not judged for one scenario or a shard).
   if (report.controls) say(formatControls(report.controls));
-  const verdict = reportEnd(data, report.controls, reporting);
+  const verdict = reportEnd(data, report.controls, how.reporting);
   // Runs that can never finish are damage, not errors: each is named with its cause.
-  const stuck = report.scenarios.filter((s) => s.stuck);
-  for (const s of stuck.slice(0, 20))
-    say(
-      `stuck: ${s.id}: ${describeStuck(s.stuck!)}\n  again: ${rerunCommand(
-        s.row.name,
-        s.kills.map((k) => k.index ?? 0),
-        rerun,
-      )}`,
+  const again = (s: SweepReport['scenarios'][number]) =>
+    rerunCommand(
+      s.row.name,
+      s.kills.map((k) => k.index ?? 0),
+      rerun,
     );
+  const stuck = report.scenarios.filter((s) => s.stuck);
+  for (const s of stuck.slice(0, 20)) say(`stuck: ${s.id}: ${describeStuck(s.stuck!)}\n  again: ${again(s)}`);
   if (stuck.length > 20) say(`and ${stuck.length - 20} more stuck (--json lists them all)`);
   const failed = report.scenarios.filter((s) => s.error);
-  for (const s of failed.slice(0, 20))
-    say(
-      `error: ${s.id}: ${s.error}\n  again: ${rerunCommand(
-        s.row.name,
-        s.kills.map((k) => k.index ?? 0),
-        rerun,
-      )}`,
-    );
-  if (report.kept) {
-    say(
-      `the Temporal dev server is still running at ${report.kept.address}, Web UI at ${report.kept.ui}; Ctrl-C stops it`,
-    );
-    await new Promise<void>((stop) => (onInterrupt = () => stop()));
-    await report.kept.stop();
-  }
-  for (const line of formatVerdict(verdict, reporting.failOn)) say(line);
-  process.exitCode = verdict.status;
+  for (const s of failed.slice(0, 20)) say(`error: ${s.id}: ${s.error}\n  again: ${again(s)}`);
+  return verdict;
 }
 
 /**

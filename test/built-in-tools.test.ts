@@ -7,13 +7,14 @@ import { createActivities } from '../activities';
 import { openAiModel } from '../activities/model';
 import type { ToolRequest } from '../workflows/types';
 import { toolsProblem } from '../workflows/run-input';
+import { testLog } from './helpers/worker-logs';
 
 test('a tool call that is neither a registered tool nor an MCP tool is refused, and no request is sent', async () => {
   const activities = createActivities({
     model: openAiModel({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'unused', model: 'unused' }),
   });
   const req: ToolRequest = { runId: 'r', callId: 'c1', tool: 'create_issue', args: { title: 't' }, sendKey: true };
-  const env = new MockActivityEnvironment();
+  const env = new MockActivityEnvironment({}, { logger: testLog });
   for (const activity of [activities.runTool, activities.lookupCall])
     await expect(env.run(activity, req)).rejects.toMatchObject({
       type: 'NoBuiltInTools',

@@ -11,6 +11,7 @@ import { keyFromActivityId } from '../common/activity-key';
 import { key } from '../common/key';
 import { contextProblem } from '../workflows/run-input';
 import type { ToolRequest, ToolResponse } from '../workflows/types';
+import { testLog } from './helpers/worker-logs';
 
 const signal = new AbortController().signal;
 const ctx = {
@@ -222,7 +223,7 @@ describe('a call allowed one try, started again by the server', () => {
       model: openAiModel({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'unused', model: 'unused' }),
       tools: new ToolRegistry([sendEmail(sent)]),
     });
-    const second = new MockActivityEnvironment({ attempt: 2, retryPolicy: retryPolicy(1) });
+    const second = new MockActivityEnvironment({ attempt: 2, retryPolicy: retryPolicy(1) }, { logger: testLog });
     await expect(second.run(activities.runTool, req)).rejects.toMatchObject({
       type: 'EarlierAttemptUnknown',
       nonRetryable: true,
@@ -230,8 +231,14 @@ describe('a call allowed one try, started again by the server', () => {
     });
     expect(sent.n).toBe(0);
     // Its first attempt, and a later attempt of a call allowed retries, are sent.
-    await new MockActivityEnvironment({ attempt: 1, retryPolicy: retryPolicy(1) }).run(activities.runTool, req);
-    await new MockActivityEnvironment({ attempt: 2, retryPolicy: retryPolicy(10) }).run(activities.runTool, req);
+    await new MockActivityEnvironment({ attempt: 1, retryPolicy: retryPolicy(1) }, { logger: testLog }).run(
+      activities.runTool,
+      req,
+    );
+    await new MockActivityEnvironment({ attempt: 2, retryPolicy: retryPolicy(10) }, { logger: testLog }).run(
+      activities.runTool,
+      req,
+    );
     expect(sent.n).toBe(2);
   });
 });

@@ -4,6 +4,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { redactingActivities } from '../activities/redaction';
 import { parseMcpConfig } from '../activities/mcp-config';
 import { redactDeep, redactError, redactSecrets, registerSecrets, REDACTED } from '../common/secrets';
+import { testLog } from './helpers/worker-logs';
 
 registerSecrets('s3cret-value-1', 'short', 'abc', undefined);
 
@@ -41,7 +42,7 @@ test("an activity's result and error leave the worker without the secrets", asyn
       throw ApplicationFailure.nonRetryable('the server said: bad token s3cret-value-1');
     },
   });
-  const env = new MockActivityEnvironment();
+  const env = new MockActivityEnvironment({}, { logger: testLog });
   expect(await env.run(activities.echo, 'the s3cret-value-1')).toEqual({ output: `got the ${REDACTED}` });
   await expect(env.run(activities.fail)).rejects.toThrow(`the server said: bad token ${REDACTED}`);
 });

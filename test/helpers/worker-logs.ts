@@ -16,12 +16,13 @@ mkdirSync(dir, { recursive: true });
 const file = path.join(dir, `${path.basename(testPath)}.log`);
 writeFileSync(file, '');
 
-Runtime.install({
-  logger: new DefaultLogger('INFO', ({ level, message, meta, timestampNanos }) => {
-    const at = new Date(Number(timestampNanos / 1_000_000n)).toISOString();
-    appendFileSync(
-      file,
-      `${at} [${level}] ${message}${meta ? ` ${inspect(meta, { depth: 4, breakLength: Infinity })}` : ''}\n`,
-    );
-  }),
+/** The test file's log, for in-process workers and for activities run in a `MockActivityEnvironment` (`{ logger: testLog }`). */
+export const testLog = new DefaultLogger('INFO', ({ level, message, meta, timestampNanos }) => {
+  const at = new Date(Number(timestampNanos / 1_000_000n)).toISOString();
+  appendFileSync(
+    file,
+    `${at} [${level}] ${message}${meta ? ` ${inspect(meta, { depth: 4, breakLength: Infinity })}` : ''}\n`,
+  );
 });
+
+Runtime.install({ logger: testLog });

@@ -44,11 +44,7 @@ import {
  * failing its workflow task for ever.
  */
 export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
-  const badContext = contextProblem(input.context) ?? textsProblem(input);
-  if (badContext) throw ApplicationFailure.nonRetryable(`${badContext}; nothing ran`, 'BadInput');
-  // A run trusts only the state it handed itself: carried state from a start is refused before anything runs.
-  const badCarried = carriedProblem(input.carried, workflowInfo());
-  if (badCarried) throw ApplicationFailure.nonRetryable(`${badCarried}; nothing ran`, 'BadInput');
+  refuseBadStart(input);
   const carried = input.carried;
   const activities = agentActivities(input.timeouts);
   const calls: CallRecord[] = carried?.calls ?? [];
@@ -75,51 +71,14 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     calls,
   }));
 
-  // The run's own tools and those of its MCP servers are listed once, into history, so a replay
-  // sees the same ones. A run that names neither is refused; one started before that rule had the
-  // tracker's tools built in, and its history replays with them.
-  const listed = Boolean(input.mcpServers?.length || input.tools?.length);
-  if (!listed && !carried && patched(NAMED_TOOLS_PATCH))
-    throw ApplicationFailure.nonRetryable(`${NO_TOOLS}; nothing ran`, 'BadInput');
-  let specs: readonly ToolSpec[] = carried?.specs ?? BUILT_IN_TRACKER_TOOLS;
-  if (listed && !carried?.specs) {
-    const servers = input.mcpServers ?? [];
-    const request = {
-      servers,
-      ...(input.tools?.length ? { tools: input.tools } : {}),
-      // An MCP tool's arguments named as keys of the context are the run's to fill in, not the model's.
-      ...(input.context && servers.length ? { contextKeys: Object.keys(input.context) } : {}),
-      // The registered tools check the context (where it would send them) before anything runs.
-      ...(input.context && input.tools?.length ? { context: input.context } : {}),
-    };
-    specs = await activities.listTools(request).catch((err: Error) => {
-      // A run cancelled while its tools were being listed ends cancelled, not as a run with no tools.
-      if (isCancellation(err)) throw err;
-      const why = (err.cause as Error | undefined)?.message ?? err.message;
-      if ((err.cause as ApplicationFailure | undefined)?.type === 'BadInput')
-        throw ApplicationFailure.nonRetryable(`${why}; nothing ran`, 'BadInput');
-      const named = [
-        ...(input.tools?.length ? [`registered tools ${input.tools.join(', ')}`] : []),
-        ...(servers.length ? [`MCP servers ${servers.join(', ')}`] : []),
-      ];
-      throw ApplicationFailure.nonRetryable(`cannot list the tools of ${named.join(' and ')}: ${why}`, 'NoTools');
-    });
-  }
+  const { listed, specs } = await runTools(input, activities);
   // A reset or retried execution reads what earlier ones did before it asks the model or sends a call
   // again (`AgentInput.earlierExecutions`). The activities decide, so the commands are the same either way.
   const { runId, originalExecutionRunId, attempt } = workflowInfo();
   const execution = input.earlierExecutions === false ? undefined : { runId, originalExecutionRunId, attempt };
   const runCall = callRunner({ input, specs, activities, approvals, questions, calls, identity, retention, execution });
 
-  // The turns the store keeps (`prefix`), and the messages since; a chain from before long runs carried them all.
-  const conversation: ConversationRef = carried?.conversation
-    ? { ...carried.conversation, added: [...carried.conversation.added] }
-    : {
-        added: carried?.messages ?? [
-          { role: 'system', content: input.instructions ?? DEFAULT_INSTRUCTIONS },
-          { role: 'user', content: input.task },
-        ],
-      };
+  const conversation = startingConversation(input);
   let conversationBytes = carried?.conversationBytes ?? conversation.added.reduce((n, m) => n + messageBytes(m), 0);
   const maxConversationBytes = input.maxConversationBytes ?? DEFAULT_MAX_CONVERSATION_BYTES;
   // With no store, everything travels inline, and Temporal's payload limit is the run's to respect.
@@ -178,10 +137,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
         questionsAsked: questions.asked(),
         approvalsRequested: approvals.requested(),
       };
-      // Inline outputs may add up past the limit: the result then lists the calls without them (history has them).
-      if (inline() && jsonBytes(result) > PAYLOAD_LIMIT_BYTES)
-        return { ...result, calls: calls.map(({ result: _output, ...call }) => call), outputsLeftOut: true };
-      return result;
+      return inline() ? withinPayloadLimit(result) : result;
     }
     for (const [i, call] of reply.tool_calls.entries()) {
       shown.doing(`turn ${turn}: tool call ${i + 1} of ${reply.tool_calls.length}, ${call.function.name}`);
@@ -191,4 +147,70 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     }
   }
   throw ApplicationFailure.nonRetryable(`no final answer after ${maxTurns} model replies`, 'TooManyTurns');
+}
+
+/** Refuses a start whose context or texts are bad, or that hands the run state it did not hand itself: nothing runs. */
+function refuseBadStart(input: AgentInput): void {
+  const badContext = contextProblem(input.context) ?? textsProblem(input);
+  if (badContext) throw ApplicationFailure.nonRetryable(`${badContext}; nothing ran`, 'BadInput');
+  // A run trusts only the state it handed itself: carried state from a start is refused before anything runs.
+  const badCarried = carriedProblem(input.carried, workflowInfo());
+  if (badCarried) throw ApplicationFailure.nonRetryable(`${badCarried}; nothing ran`, 'BadInput');
+}
+
+/**
+ * The run's tools: its own and those of its MCP servers, listed once, into history, so a replay sees
+ * the same ones (`listed`: the run names some). A run that names neither is refused; one started
+ * before that rule had the tracker's tools built in, and its history replays with them.
+ */
+async function runTools(
+  input: AgentInput,
+  activities: ReturnType<typeof agentActivities>,
+): Promise<{ listed: boolean; specs: readonly ToolSpec[] }> {
+  const { carried } = input;
+  const listed = Boolean(input.mcpServers?.length || input.tools?.length);
+  if (!listed && !carried && patched(NAMED_TOOLS_PATCH))
+    throw ApplicationFailure.nonRetryable(`${NO_TOOLS}; nothing ran`, 'BadInput');
+  if (!listed || carried?.specs) return { listed, specs: carried?.specs ?? BUILT_IN_TRACKER_TOOLS };
+  const servers = input.mcpServers ?? [];
+  const request = {
+    servers,
+    ...(input.tools?.length ? { tools: input.tools } : {}),
+    // An MCP tool's arguments named as keys of the context are the run's to fill in, not the model's.
+    ...(input.context && servers.length ? { contextKeys: Object.keys(input.context) } : {}),
+    // The registered tools check the context (where it would send them) before anything runs.
+    ...(input.context && input.tools?.length ? { context: input.context } : {}),
+  };
+  const specs = await activities.listTools(request).catch((err: Error) => {
+    // A run cancelled while its tools were being listed ends cancelled, not as a run with no tools.
+    if (isCancellation(err)) throw err;
+    const why = (err.cause as Error | undefined)?.message ?? err.message;
+    if ((err.cause as ApplicationFailure | undefined)?.type === 'BadInput')
+      throw ApplicationFailure.nonRetryable(`${why}; nothing ran`, 'BadInput');
+    const named = [
+      ...(input.tools?.length ? [`registered tools ${input.tools.join(', ')}`] : []),
+      ...(servers.length ? [`MCP servers ${servers.join(', ')}`] : []),
+    ];
+    throw ApplicationFailure.nonRetryable(`cannot list the tools of ${named.join(' and ')}: ${why}`, 'NoTools');
+  });
+  return { listed, specs };
+}
+
+/** The turns the store keeps (`prefix`), and the messages since; a chain from before long runs carried them all. */
+function startingConversation(input: AgentInput): ConversationRef {
+  const { carried } = input;
+  return carried?.conversation
+    ? { ...carried.conversation, added: [...carried.conversation.added] }
+    : {
+        added: carried?.messages ?? [
+          { role: 'system', content: input.instructions ?? DEFAULT_INSTRUCTIONS },
+          { role: 'user', content: input.task },
+        ],
+      };
+}
+
+/** A result whose inline outputs add up past the payload limit lists the calls without them (history has them). */
+function withinPayloadLimit(result: AgentResult): AgentResult {
+  if (jsonBytes(result) <= PAYLOAD_LIMIT_BYTES) return result;
+  return { ...result, calls: result.calls.map(({ result: _output, ...call }) => call), outputsLeftOut: true };
 }

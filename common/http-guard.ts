@@ -37,6 +37,9 @@ export function boundHostPolicy(bindHost: string, allowHosts: string[] = [], ori
   return httpPolicy([...(wildcard ? [] : [bindHost]), ...allowHosts], origins);
 }
 
+/** What a server binds to unless `--host` says otherwise: loopback only. */
+const LOOPBACK_BIND = '127.0.0.1';
+
 /** The usage text of {@link networkFlags}. */
 export const NETWORK_USAGE = '[--host H] [--allow-host NAME,...] [--allow-origin URL,...]';
 
@@ -47,7 +50,7 @@ export const NETWORK_USAGE = '[--host H] [--allow-host NAME,...] [--allow-origin
  */
 export function networkFlags(originsByDefault = '') {
   return {
-    host: { type: 'string', default: '127.0.0.1' },
+    host: { type: 'string', default: LOOPBACK_BIND },
     'allow-host': { type: 'string', default: '' },
     'allow-origin': { type: 'string', default: originsByDefault },
   } as const;
@@ -58,7 +61,7 @@ export function networkPolicyOf(values: { host?: string; 'allow-host'?: string; 
   bind: string;
   hosts: HostPolicy;
 } {
-  const bind = values.host ?? '127.0.0.1';
+  const bind = values.host ?? LOOPBACK_BIND;
   return { bind, hosts: boundHostPolicy(bind, commaList(values['allow-host']), commaList(values['allow-origin'])) };
 }
 

@@ -14,7 +14,7 @@ import {
 import type { RanScenario, Scenario } from './scenario';
 import { judgeControls, type ControlVerdict } from '../judge/controls';
 import { withOtherEnds } from '../judge/other-ends';
-import { runCleanRuns } from './clean-runs';
+import { runCleanRuns, type CleanRuns } from './clean-runs';
 import { runAndRerun, type Rerun, type RerunContext } from './reruns';
 import { startServer, type SweepServer, type TemporalHost } from '../hosts/sweep-server';
 import type { SweepSuite } from './suite';
@@ -282,7 +282,7 @@ async function sweepAndStop(options: SweepOptions): Promise<SweepReport> {
 /** What the passes ran: the clean runs' findings, the first pass, every scenario and the runs done again. */
 interface Passes {
   points: SweepReport['points'];
-  cleanOutcomes: Awaited<ReturnType<typeof runCleanRuns>>['outcomes'];
+  cleanOutcomes: CleanRuns['outcomes'];
   notes: string[];
   ranOnce: RanScenario[];
   scenarios: RanScenario[];

@@ -7,17 +7,19 @@ import {
   faultNamed,
   firstPassOnly,
   pinsRuns,
+  receiverDeathOf,
   receiverDies,
   reset,
   retry,
   serverDeathOf,
   serverDies,
   slowReceiver,
+  slowReceiverOf,
   throwAtPoint,
   toleranceOf,
 } from '../sweep/faults';
 import { waitForServer } from '../sweep/faults/fault';
-import { loadSweepConfig } from '../sweep/config/load-config';
+import { configProblems, loadSweepConfig } from '../sweep/config/load-config';
 import { configRows } from '../sweep/config/config-suite';
 
 const ROOT = path.join(__dirname, '..');
@@ -69,15 +71,66 @@ describe('a fault by name (a config row)', () => {
     expect(() => faultNamed('flood')).toThrow(/unknown fault "flood" \(faults a config row may name: worker-dies, /);
     // A fault the sweep knows, but of receivers it hosts itself: refused with that reason.
     expect(() => faultNamed('partition:request-lost')).toThrow(
-      /fault "partition:request-lost" is not one a config row may name: it strikes receivers the sweep hosts itself/,
+      /fault "partition:request-lost" is not one a config row may name: it stands in front of the agent's trackers only/,
     );
     expect(() => faultNamed('new-build:next')).toThrow(/a row names its next build with nextBuild/);
     expect(() => faultNamed('activity-operation:pause')).toThrow(
-      /not one a config row may name: it acts on a call stuck at a receiver the sweep hosts itself/,
+      /not one a config row may name: it acts on a call stuck behind the partition in front of the agent's trackers/,
     );
     expect(() => faultNamed('reset:yesterday')).toThrow(/unknown fault "reset:yesterday"/);
     expect(() => faultNamed('retry:3')).toThrow(/unknown fault "retry:3"/);
     expect(() => faultNamed('throw-at-point')).toThrow(/unknown fault "throw-at-point"/);
+  });
+
+  test('a receiver a config declares: it may die or be slow by its name, and a name it does not declare is refused', () => {
+    const shop = { name: 'shop', activities: ['charge', 'reserve'] };
+    const dies = faultNamed('receiver-dies:shop', [shop]);
+    expect(dies).toMatchObject({ name: 'receiver-dies:shop', kind: 'receiver-dies', target: 'receiver' });
+    expect(receiverDeathOf({ faults: [dies] })).toEqual({ receiver: 'declared', name: 'shop' });
+    // The engine strikes clean runs too: a workflow without keys shows damage with no kill.
+    expect(toleranceOf({ faults: [dies] })).toEqual({ retries: true, slowActivities: [], damagedWithoutKills: true });
+    const slow = faultNamed('slow-receiver:shop', [shop]);
+    expect(slow.name).toBe('slow-receiver:shop');
+    expect(slowReceiverOf({ faults: [slow] })).toBe('shop');
+    // Its callers may time out in a live worker, and each run waits out a timeout: the first pass only.
+    expect(toleranceOf({ faults: [slow] }).slowActivities).toEqual(['charge', 'reserve']);
+    expect(firstPassOnly({ faults: [slow] })).toBe(true);
+    // A name no receiver has is the older form: the activities of the user's own slow receiver.
+    expect(slowReceiverOf({ faults: [faultNamed('slow-receiver:charge', [shop])] })).toBeUndefined();
+    expect(() => faultNamed('receiver-dies:mail', [shop])).toThrow(
+      /fault "receiver-dies:mail" names no receiver the config declares \(its receivers: shop\)/,
+    );
+    expect(() => faultNamed('receiver-dies:shop')).toThrow(/names no receiver the config declares \(it declares none/);
+    // The agent's own receivers are not a config's.
+    expect(() => faultNamed('receiver-dies:tracker-received', [shop])).toThrow(/names no receiver the config declares/);
+  });
+
+  test("a config's receivers are checked where the config is loaded, each problem on a line", () => {
+    const config = {
+      workflowsPath: 'x',
+      activities: () => ({}),
+      start: () => Promise.reject(new Error('not started')),
+      check: () => ({ dups: 0, missing: 0 }),
+      receivers: [
+        { name: 'shop', script: __filename, urlEnv: 'SHOP_URL', activities: ['charge'] },
+        { name: 'shop', script: '/nowhere/shop.ts', urlEnv: 'shop url', activities: [], env: { A: 1 }, prot: 1 },
+        'mail',
+      ],
+      rows: [{ name: 'a', faults: ['receiver-dies:shop', 'receiver-dies:mail'] }],
+    };
+    expect(configProblems(config)).toEqual([
+      'receivers[1].prot is not a receiver field',
+      'receivers[1].name "shop" is declared twice',
+      'receivers[1].urlEnv is "shop url", not the name of an environment variable',
+      "receivers[1].script /nowhere/shop.ts is not there (give its path: require.resolve of your script)",
+      'receivers[1].activities is empty: name the activity types that call it',
+      'receivers[1].env.A is not a string',
+      'receivers[2] is not a receiver ({ name, script, urlEnv, activities })',
+      'rows[0].faults: fault "receiver-dies:mail" names no receiver the config declares (its receivers: shop, shop)',
+    ]);
+    const good = { ...config, receivers: [config.receivers[0]], rows: [{ name: 'a', faults: ['receiver-dies:shop'] }] };
+    expect(configProblems(good)).toEqual([]);
+    expect(configRows(good as never, 'x.config.ts')[0].faults?.map((f) => f.name)).toEqual(['receiver-dies:shop']);
   });
 
   test("a config row's fields and its faults become the row's faults; a bad one fails the config's load", () => {

@@ -33,3 +33,30 @@ export function orderSweep(fixed: boolean): SweepConfig {
     },
   });
 }
+
+/**
+ * The same order with its shop as a receiver the sweep hosts (`receivers`): a process of its own that
+ * keeps its records, and its answers by key, on disk, so that the sweep's receiver faults can strike it
+ * (it dies after it acted, before its reply; it is slower than the activities' timeout). A run's
+ * damage is asked of the shop that served it.
+ */
+export function orderSweepOnHostedShop(fixed: boolean): SweepConfig {
+  const { setup: _setup, teardown: _teardown, ...order } = orderSweep(fixed);
+  return defineSweep({
+    ...order,
+    receivers: [
+      {
+        name: 'shop',
+        script: require.resolve('./shop-main'),
+        urlEnv: 'SHOP_URL',
+        activities: ['charge', 'reserve', 'sendConfirmation'],
+        env: { HONOUR_KEYS: fixed ? '1' : '0' },
+      },
+    ],
+    check: async ({ workflowId, receivers }) => {
+      const res = await fetch(`${receivers.shop}/damage?order=${encodeURIComponent(workflowId)}`);
+      if (!res.ok) throw new Error(`the shop did not say what it did for ${workflowId}: ${res.status}`);
+      return (await res.json()) as { dups: number; missing: number };
+    },
+  });
+}

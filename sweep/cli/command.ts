@@ -58,10 +58,10 @@ A row marked control must show damage: if one shows none, the sweep fails (it ca
 Faults (sweep/faults/; a config row names those marked * in rows[].faults):
 ${FAULTS.map((f) => `  ${isNameable(f.name) ? '*' : ' '} ${f.name.padEnd(32)} ${f.summary}`).join('\n')}`;
 
-/** Whether a config row may name the fault (`rows[].faults`). */
+/** Whether a config row may name the fault (`rows[].faults`): a fault of a receiver, when the config declares it. */
 function isNameable(name: string): boolean {
   try {
-    faultNamed(name);
+    faultNamed(name, [{ name: 'RECEIVER', activities: ['ACTIVITY'] }]);
     return true;
   } catch {
     return false;

@@ -91,6 +91,33 @@ export const POINTS: Level = {
   },
 };
 
+/** A receiver the sweep hosts (`receivers`). */
+export const RECEIVER: Level = {
+  noun: 'receiver',
+  fields: {
+    name: { type: 'string', is: isString, required: true, doc: 'the receiver, in fault names (`receiver-dies:NAME`)' },
+    script: {
+      type: 'string (a path)',
+      is: isString,
+      required: true,
+      doc: 'a Node script that listens on 127.0.0.1 at `PORT` and keeps its records under `DATA_DIR`',
+    },
+    urlEnv: {
+      type: 'string',
+      is: isString,
+      required: true,
+      doc: 'the variable that gives your activities its URL (the sweep’s proxy in front of it)',
+    },
+    activities: {
+      type: 'string[]',
+      is: isStrings,
+      required: true,
+      doc: 'the activity types that call it (their timeouts may run out while it is slow)',
+    },
+    env: { type: 'Record<string, string>', is: isObject, default: 'none', doc: 'more variables for its process' },
+  },
+};
+
 /** A config file's default export. */
 export const CONFIG: Level = {
   noun: 'config',
@@ -121,6 +148,12 @@ export const CONFIG: Level = {
       is: (v) => Array.isArray(v),
       default: 'none',
       doc: 'Temporal worker plugins, for the bundle and every worker',
+    },
+    receivers: {
+      type: 'receiver[]',
+      is: (v) => Array.isArray(v),
+      default: 'none',
+      doc: 'receivers the sweep hosts, so its receiver faults can strike them (below)',
     },
     setup: {
       type: '() => { env? }',
@@ -185,5 +218,10 @@ export function fieldTables(): string {
           `| \`${name}\` | \`${f.type.replace(/\|/g, '\\|')}\` | ${f.required ? 'required' : f.default} | ${f.doc} |`,
       ),
     ].join('\n');
-  return [table('The config', CONFIG), table('A row (`rows`)', ROW), table('`points`', POINTS)].join('\n\n');
+  return [
+    table('The config', CONFIG),
+    table('A row (`rows`)', ROW),
+    table('A receiver (`receivers`)', RECEIVER),
+    table('`points`', POINTS),
+  ].join('\n\n');
 }

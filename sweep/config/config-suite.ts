@@ -5,8 +5,9 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { NO_SIGNALS } from '../../common/crash-points';
 import { entryFile, tsxFlags } from '../../common/tsx';
 import type { SweepConfig } from './define-sweep';
-import { loadSweepConfig } from './load-config';
-import { crashSweepPlugin } from '../plugin';
+import { declaredReceivers, loadSweepConfig } from './load-config';
+import { DeclaredReceivers } from '../hosts/declared-receivers';
+import { crashSweepPlugin, RUN_HEADER } from '../plugin';
 import type { SuiteFactory } from '../engine/passes';
 import type { SuiteRow, SweepSuite } from '../engine/suite';
 import { ReplayCheck } from './replay-check';
@@ -18,6 +19,7 @@ import { faultNamed, newBuild, pinsRuns, reset, serverDeathOf, serverDies, slowR
 export function configRows(config: SweepConfig, file: string): SuiteRow[] {
   const name = config.name ?? path.basename(file).replace(/(\.crash-sweep)?\.config\.[cm]?[jt]s$|\.[cm]?[jt]s$/, '');
   const rows = config.rows ?? [{ name, label: config.label, control: config.control }];
+  const receivers = declaredReceivers(config);
   return rows.map((r) => ({
     name: r.name,
     label: r.label ?? r.name,
@@ -27,7 +29,7 @@ export function configRows(config: SweepConfig, file: string): SuiteRow[] {
       ...(r.slowActivities ? [slowReceiver({ activities: r.slowActivities })] : []),
       ...(r.serverDies ? [serverDies(r.serverDies)] : []),
       ...(r.reset ? [reset(r.reset)] : []),
-      ...(r.faults ?? []).map(faultNamed),
+      ...(r.faults ?? []).map((f) => faultNamed(f, receivers)),
       ...(r.nextBuild ? [newBuild(r.name, r.versioning)] : []),
     ],
   }));
@@ -66,6 +68,8 @@ export function configSuite(file: string): SuiteFactory {
       const capped = (config.activityTimeouts ?? 'capped') === 'capped';
       // A row with a next build: every history it records, replayed by that build.
       const replays = new ReplayCheck();
+      // The receivers the config declares, hosted by the sweep: one process of each per lane, behind its proxy.
+      const receivers = new DeclaredReceivers(config.receivers ?? [], server.dir, path.dirname(abs), RUN_HEADER);
       const suite: SweepSuite = {
         rows,
         // A user's workflow may wait for a callback that a receiver, asked again, never sends.
@@ -85,6 +89,7 @@ export function configSuite(file: string): SuiteFactory {
           },
           cwd: path.dirname(abs),
         },
+        ...(config.receivers?.length ? { batch: (lane, runs) => receivers.planFor(lane, runs) } : {}),
         start: (c, run) =>
           config.start({
             client: capped ? clientWithCaps(c, rowCaps(run.row)) : c,
@@ -117,6 +122,8 @@ export function configSuite(file: string): SuiteFactory {
           if (next) await replays.check(run.row.name, next, run.client, run.workflowId, pinsRuns(run.row));
           const failed = failures.find((f) => f.startsWith(`${run.workflowId}:`));
           if (failed) throw new Error(failed);
+          const untrusted = receivers.untrusted(run.workflowId);
+          if (untrusted) throw new Error(untrusted);
           const c = await config.check({
             client: run.client,
             workflowId: run.workflowId,
@@ -124,6 +131,7 @@ export function configSuite(file: string): SuiteFactory {
             row: run.row.name,
             result,
             ...(failure !== undefined ? { failure } : {}),
+            receivers: receivers.urlsOf(run.workflowId),
           });
           for (const k of ['dups', 'missing'] as const) {
             if (!Number.isInteger(c?.[k]) || c[k] < 0)
@@ -133,8 +141,12 @@ export function configSuite(file: string): SuiteFactory {
           }
           return c;
         },
+        ...(config.receivers?.length
+          ? { stats: () => ({ receiverKills: receivers.deaths.kills, receiverReplies: receivers.deaths.requests }) }
+          : {}),
         close: async () => {
           replays.close();
+          await receivers.close();
           await config.teardown?.();
         },
       };

@@ -33,6 +33,11 @@ export interface CheckContext {
   result: unknown;
   /** How it failed, if its workflow threw an `ApplicationFailure` (a saga that compensated, say): its type and message. */
   failure?: string;
+  /**
+   * The URL of each receiver the config declares (`receivers`), by name, as the run's lane had it
+   * (its own process, not the sweep's proxy in front of it): ask it what it did for the run.
+   */
+  receivers: Record<string, string>;
 }
 
 /** A run's damage, from your own systems' records: `dups` and `missing`, and any of the other counts. */
@@ -89,6 +94,23 @@ export interface SweepConfig {
     nextBuild?: string;
     versioning?: 'unversioned' | 'pinned' | 'auto-upgrade';
     control?: boolean;
+  }>;
+  /**
+   * Receivers the sweep hosts for you, so that its receiver faults can strike them: a row's
+   * `receiver-dies:NAME` SIGKILLs the receiver after it acted on each write of a run, before its reply
+   * gets back, and starts it again on its port; `slow-receiver:NAME` holds each run's first write until
+   * the run comes back (its activity timed out and retried). Each is a Node script (TypeScript too)
+   * that listens on 127.0.0.1 at `PORT` and keeps what must outlive its death under `DATA_DIR`; the
+   * sweep starts one per lane, behind a proxy of its own whose URL reaches your activities in `urlEnv`.
+   * `activities`: the activity types that call it (their timeouts may run out while it is slow).
+   * Every activity request carries the run header then (`points.runHeader`): the proxy tells runs apart by it.
+   */
+  receivers?: Array<{
+    name: string;
+    script: string;
+    urlEnv: string;
+    activities: string[];
+    env?: Record<string, string>;
   }>;
   /** Your workflows, as for `Worker.create`: `require.resolve('./workflows')`. */
   workflowsPath: string;

@@ -2,8 +2,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { SweepConfig } from './define-sweep';
-import { faultNamed, isVersioning } from '../faults';
-import { CONFIG, fieldProblems, POINTS, ROW } from './config-schema';
+import { faultNamed, isVersioning, type NamedReceiver } from '../faults';
+import { CONFIG, fieldProblems, POINTS, RECEIVER, ROW } from './config-schema';
 
 /** Thrown for a config file that is missing, does not load, or lacks what the sweep needs. */
 export class ConfigError extends Error {
@@ -51,6 +51,8 @@ export function configProblems(config: unknown): string[] {
     return ['its default export is not a config object (defineSweep({ ... }))'];
   const c = config as Partial<SweepConfig> & Record<string, unknown>;
   const problems = fieldProblems(c, CONFIG);
+  if (Array.isArray(c.receivers)) problems.push(...receiverProblems(c.receivers as unknown[]));
+  const receivers = declaredReceivers(c);
   if (Array.isArray(c.rows)) {
     if (c.rows.length === 0) problems.push('rows is an empty list: give one row at least, or no rows');
     for (const [i, r] of (c.rows as unknown[]).entries()) {
@@ -60,7 +62,7 @@ export function configProblems(config: unknown): string[] {
       }
       problems.push(
         ...fieldProblems(r as Record<string, unknown>, ROW, `rows[${i}].`),
-        ...rowValueProblems(r as NonNullable<SweepConfig['rows']>[number], i),
+        ...rowValueProblems(r as NonNullable<SweepConfig['rows']>[number], i, receivers),
       );
     }
   }
@@ -75,8 +77,54 @@ export function configProblems(config: unknown): string[] {
   return problems;
 }
 
+/** The receivers a config declares, as its rows' fault names need them (those well formed). */
+export function declaredReceivers(config: Partial<SweepConfig>): NamedReceiver[] {
+  if (!Array.isArray(config.receivers)) return [];
+  return (config.receivers as unknown[]).flatMap((r) => {
+    const { name, activities } = (r ?? {}) as Partial<NamedReceiver>;
+    return typeof name === 'string' && Array.isArray(activities) ? [{ name, activities }] : [];
+  });
+}
+
+/** What is wrong with the receivers a config declares: their fields, a name twice, a script that is not there. */
+function receiverProblems(receivers: unknown[]): string[] {
+  const problems: string[] = [];
+  const names = new Set<string>();
+  for (const [i, r] of receivers.entries()) {
+    const at = `receivers[${i}].`;
+    if (typeof r !== 'object' || r === null || Array.isArray(r)) {
+      problems.push(`receivers[${i}] is not a receiver ({ name, script, urlEnv, activities })`);
+      continue;
+    }
+    const spec = r as Partial<NonNullable<SweepConfig['receivers']>[number]>;
+    problems.push(...fieldProblems(r as Record<string, unknown>, RECEIVER, at));
+    if (typeof spec.name === 'string') {
+      if (!/^[a-z0-9][a-z0-9-]*$/i.test(spec.name))
+        problems.push(
+          `${at}name is ${JSON.stringify(spec.name)}: letters, digits and dashes (it is part of fault names)`,
+        );
+      if (names.has(spec.name)) problems.push(`${at}name ${JSON.stringify(spec.name)} is declared twice`);
+      names.add(spec.name);
+    }
+    if (typeof spec.urlEnv === 'string' && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(spec.urlEnv))
+      problems.push(`${at}urlEnv is ${JSON.stringify(spec.urlEnv)}, not the name of an environment variable`);
+    if (typeof spec.script === 'string' && !existsSync(spec.script))
+      problems.push(`${at}script ${spec.script} is not there (give its path: require.resolve of your script)`);
+    if (Array.isArray(spec.activities) && spec.activities.length === 0)
+      problems.push(`${at}activities is empty: name the activity types that call it`);
+    if (spec.env && typeof spec.env === 'object')
+      for (const [k, v] of Object.entries(spec.env))
+        if (typeof v !== 'string') problems.push(`${at}env.${k} is not a string`);
+  }
+  return problems;
+}
+
 /** A row's values that its fields' types allow but the sweep does not. */
-function rowValueProblems(r: NonNullable<SweepConfig['rows']>[number], i: number): string[] {
+function rowValueProblems(
+  r: NonNullable<SweepConfig['rows']>[number],
+  i: number,
+  receivers: readonly NamedReceiver[],
+): string[] {
   const problems: string[] = [];
   const at = `rows[${i}].`;
   const oneOf = (field: string, value: unknown, allowed: readonly string[]) => {
@@ -94,7 +142,7 @@ function rowValueProblems(r: NonNullable<SweepConfig['rows']>[number], i: number
     for (const f of r.faults)
       if (typeof f === 'string')
         try {
-          faultNamed(f);
+          faultNamed(f, receivers);
         } catch (err) {
           problems.push(`${at}faults: ${(err as Error).message}`);
         }

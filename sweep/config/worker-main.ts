@@ -3,7 +3,8 @@ import { Worker, type WorkerOptions } from '@temporalio/worker';
 import { runMain } from '../../common/cli';
 import { loadSweepConfig } from './load-config';
 import { runCrashWorker, type CrashWorkerSettings } from '../worker/crash-worker';
-import { crashSweepPlugin } from '../plugin';
+import { crashSweepPlugin, type CrashSweepPluginOptions } from '../plugin';
+import type { SweepConfig } from './define-sweep';
 import { BUILD_ENV, DEPLOYMENT_ENV, FIRST_BUILD_ID, VERSIONING_ENV, isVersioning } from '../faults/new-build';
 
 /** The next build's bundle the engine names (a deploy mid-run). */
@@ -38,6 +39,11 @@ function buildsOfThisProcess(): Array<{ bundle: string; deployment?: WorkerOptio
   ];
 }
 
+/** The plugin's points: a config that declares receivers has every request name its run (the sweep's proxy reads it). */
+function pointsOf(config: SweepConfig): CrashSweepPluginOptions | undefined {
+  return config.receivers?.length ? { ...config.points, runHeader: true } : config.points;
+}
+
 /**
  * A worker process for a user's config (`npm run sweep -- --config FILE`): loads the config file
  * (`CRASH_SWEEP_CONFIG`), makes its activities, and runs the workflows of the bundle the sweep built
@@ -59,7 +65,7 @@ async function main(): Promise<void> {
           workflowBundle: { codePath: bundle },
           activities,
           interceptors: { activity: settings.activityInterceptors },
-          plugins: [crashSweepPlugin(config.points), ...(config.plugins ?? [])],
+          plugins: [crashSweepPlugin(pointsOf(config)), ...(config.plugins ?? [])],
           ...(deployment ? { workerDeploymentOptions: deployment } : {}),
           ...settings.tuning,
         }),

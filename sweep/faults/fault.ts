@@ -43,8 +43,9 @@ export interface BatchOfFault {
  * A fault the sweep injects into a row's runs, as etcd's failpoints and Jepsen's nemeses are: the row
  * names it, the engine asks it what to do at each stage. Every row's worker is killed at each point
  * (unless a fault keeps it alive); a fault adds to that, or acts instead. Each hook is optional: a
- * fault has those of the stages it touches. A fault made by a suite's receivers (a tracker that dies,
- * a slow one) is declared here and carried out by the suite, which reads it from the row.
+ * fault has those of the stages it touches. A fault of a receiver is declared here and carried out
+ * where the receiver lives: by the engine for a receiver a suite declares (`hosts/declared-receivers.ts`),
+ * by the agent's suite for its own trackers and MCP servers, which reads it from the row.
  */
 export interface Fault {
   /** Its name in a row and in the report: its kind, and its setting after a colon (`reset:first-task`). */

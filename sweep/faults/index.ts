@@ -19,7 +19,7 @@ export type { Lost } from './partition';
 export type { ServerDeath } from './server-dies';
 export { receiverDeathOf } from './receiver-dies';
 export { partitionOf } from './partition';
-export { SlowCommits } from './slow-receiver';
+export { SlowCommits, slowReceiverOf } from './slow-receiver';
 export { BUILD_ENV, DEPLOYMENT_ENV, FIRST_BUILD_ID, VERSIONING_ENV, isVersioning } from './new-build';
 export type { Versioning } from './new-build';
 export type { ActivityOperation } from './activity-operation';
@@ -51,7 +51,9 @@ export const FAULTS: readonly Fault[] = [
   receiverDies({ receiver: 'tracker', at: 'received' }),
   receiverDies({ receiver: 'tracker', at: 'committed' }),
   receiverDies({ receiver: 'mcp' }),
+  receiverDies({ receiver: 'declared', name: 'RECEIVER' }),
   slowReceiver({ activities: ['runTool'] }),
+  slowReceiver({ activities: ['ACTIVITY'], receiver: 'RECEIVER' }),
   partition({ lost: 'request', activities: ['runTool'] }),
   partition({ lost: 'reply', activities: ['runTool'] }),
   throwAtPoint('tracker.accepted'),
@@ -68,21 +70,28 @@ export const FAULTS: readonly Fault[] = [
   newBuild('next', 'auto-upgrade'),
 ];
 
-/** Why a config row may not name a fault the sweep knows, by its kind (`receivers`: the rest). */
+/** Why a config row may not name a fault the sweep knows, by its kind. */
 const NOT_NAMEABLE: Record<string, string> = {
   'new-build': 'a row names its next build with nextBuild',
   'activity-operation':
-    "it acts on a call stuck at a receiver the sweep hosts itself (behind its partition), and a config's receivers are its own",
-  receivers:
-    "it strikes receivers the sweep hosts itself (the agent's trackers and MCP servers), and a config's receivers are its own",
+    "it acts on a call stuck behind the partition in front of the agent's trackers, which a config's receivers do not have",
+  partition:
+    "it stands in front of the agent's trackers only; a receiver a config declares may die (receiver-dies:RECEIVER) or be slow (slow-receiver:RECEIVER)",
 };
+
+/** A receiver a config declares, as its faults' names need it: its name, and the activity types that call it. */
+export interface NamedReceiver {
+  name: string;
+  activities: readonly string[];
+}
 
 /** A fault a config row may name: the forms of its name, and the fault a name's setting makes (`null`: a bad setting). */
 interface NameableFault {
   kind: string;
   /** Its names as the docs and the errors show them (`reset:last-task`, `throw-at-point:POINT`). */
   forms: readonly string[];
-  make(setting: string | undefined): Fault | null;
+  /** The fault, given the setting after the colon and the receivers the config declares. */
+  make(setting: string | undefined, receivers: readonly NamedReceiver[]): Fault | null;
 }
 
 /**
@@ -97,6 +106,29 @@ export const NAMEABLE_FAULTS: readonly NameableFault[] = [
     make: (s) => (s === 'worker-dies' || s === 'worker-survives' ? serverDies(s) : null),
   },
   {
+    kind: 'receiver-dies',
+    forms: ['receiver-dies:RECEIVER'],
+    make: (s, receivers) =>
+      s && receivers.some((r) => r.name === s) ? receiverDies({ receiver: 'declared', name: s }) : null,
+  },
+  {
+    kind: 'slow-receiver',
+    forms: ['slow-receiver:RECEIVER', 'slow-receiver:ACTIVITY[,ACTIVITY]'],
+    make: (s, receivers) => {
+      if (!s) return null;
+      const declared = receivers.find((r) => r.name === s);
+      // A declared receiver the engine holds: it strikes clean runs too, and each run waits out a timeout.
+      if (declared)
+        return slowReceiver({
+          activities: declared.activities,
+          receiver: declared.name,
+          damagedWithoutKills: true,
+          firstPassOnly: true,
+        });
+      return slowReceiver({ activities: s.split(',') });
+    },
+  },
+  {
     kind: 'reset',
     forms: ['reset:last-task', 'reset:first-task'],
     make: (s) => (s === 'last-task' || s === 'first-task' ? reset(s) : null),
@@ -105,22 +137,26 @@ export const NAMEABLE_FAULTS: readonly NameableFault[] = [
   { kind: 'cancel', forms: ['cancel'], make: (s) => (s === undefined ? cancel : null) },
   { kind: 'terminate', forms: ['terminate'], make: (s) => (s === undefined ? terminate : null) },
   { kind: 'throw-at-point', forms: ['throw-at-point:POINT'], make: (s) => (s ? throwAtPoint(s) : null) },
-  {
-    kind: 'slow-receiver',
-    forms: ['slow-receiver:ACTIVITY[,ACTIVITY]'],
-    make: (s) => (s ? slowReceiver({ activities: s.split(',') }) : null),
-  },
 ];
 
-/** The faults a config row may name, by name, with a clear error for any other (the forms of {@link NAMEABLE_FAULTS}). */
-export function faultNamed(name: string): Fault {
+/**
+ * The faults a config row may name, by name, given the receivers the config declares, with a clear
+ * error for any other (the forms of {@link NAMEABLE_FAULTS}).
+ */
+export function faultNamed(name: string, receivers: readonly NamedReceiver[] = []): Fault {
   const [kind, setting] = name.split(/:(.*)/s, 2) as [string, string | undefined];
   const nameable = NAMEABLE_FAULTS.find((n) => n.kind === kind);
-  const fault = nameable?.make(setting);
+  const fault = nameable?.make(setting, receivers);
   const forms = `faults a config row may name: ${NAMEABLE_FAULTS.flatMap((n) => n.forms).join(', ')}`;
   if (!fault && !nameable && FAULTS.some((f) => f.kind === kind))
+    throw new Error(`fault ${JSON.stringify(name)} is not one a config row may name: ${NOT_NAMEABLE[kind]} (${forms})`);
+  if (!fault && kind === 'receiver-dies')
     throw new Error(
-      `fault ${JSON.stringify(name)} is not one a config row may name: ${NOT_NAMEABLE[kind] ?? NOT_NAMEABLE.receivers} (${forms})`,
+      `fault ${JSON.stringify(name)} names no receiver the config declares (${
+        receivers.length > 0
+          ? `its receivers: ${receivers.map((r) => r.name).join(', ')}`
+          : 'it declares none: receivers'
+      })`,
     );
   if (!fault) throw new Error(`unknown fault ${JSON.stringify(name)} (${forms})`);
   return fault;

@@ -6,7 +6,12 @@ export type ReceiverDeath =
   /** The tracker, at a point of its own: `received` (nothing written) or `committed` (no reply yet). */
   | { receiver: 'tracker'; at: 'received' | 'committed' }
   /** The MCP server, once per write, after the tracker behind it accepted it. */
-  | { receiver: 'mcp' };
+  | { receiver: 'mcp' }
+  /**
+   * A receiver a suite declares (a config's `receivers`), by its name, carried out by the engine
+   * (`hosts/declared-receivers.ts`): once per write of a run, after the receiver acted, before its reply.
+   */
+  | { receiver: 'declared'; name: string };
 
 /** A receiver's death, as a fault: the suite that owns the receiver reads `death`. */
 export interface ReceiverDiesFault extends Fault {
@@ -16,22 +21,31 @@ export interface ReceiverDiesFault extends Fault {
 
 /**
  * A receiver's process is SIGKILLed once per write and started again on the same port (and database
- * file), by the suite that owns the receiver (`hosts/receiver-host.ts` hosts it): the call in flight
- * never gets an answer, and the ladder settles it. A clean run retries.
+ * file): the call in flight never gets an answer, and the ladder settles it. A clean run retries.
+ * The agent's trackers and MCP servers die by their suite (`hosts/receiver-host.ts` hosts them); a
+ * declared receiver dies by the engine, which strikes clean runs too: a caller without keys repeats
+ * the write the receiver made, and every scenario counts that damage.
  */
 export function receiverDies(death: ReceiverDeath): ReceiverDiesFault {
-  const name = death.receiver === 'tracker' ? `receiver-dies:tracker-${death.at}` : 'receiver-dies:mcp';
   return {
-    name,
+    name: `receiver-dies:${death.receiver === 'tracker' ? `tracker-${death.at}` : death.receiver === 'mcp' ? 'mcp' : death.name}`,
     kind: 'receiver-dies',
     target: 'receiver',
-    summary:
-      death.receiver === 'tracker'
-        ? `the tracker process is SIGKILLed once per write, ${death.at === 'received' ? 'on receipt (nothing written)' : 'after it commits (no reply yet)'}, and restarted`
-        : 'the MCP server process is SIGKILLed once per write, after the tracker accepted it, and restarted',
-    tolerates: { retries: true },
+    summary: summaryOf(death),
+    tolerates: death.receiver === 'declared' ? { retries: true, damagedWithoutKills: true } : { retries: true },
     death,
   };
+}
+
+function summaryOf(death: ReceiverDeath): string {
+  switch (death.receiver) {
+    case 'tracker':
+      return `the tracker process is SIGKILLed once per write, ${death.at === 'received' ? 'on receipt (nothing written)' : 'after it commits (no reply yet)'}, and restarted`;
+    case 'mcp':
+      return 'the MCP server process is SIGKILLed once per write, after the tracker accepted it, and restarted';
+    case 'declared':
+      return `the receiver ${death.name} is SIGKILLed once per write of a run, after it acted and before its reply, and restarted`;
+  }
 }
 
 /** The receiver death a row names, if any. */

@@ -9,6 +9,18 @@ export interface SlowReceiverOptions {
   damagedWithoutKills?: boolean;
   /** Its row is swept in the first pass only (a restart waits out the hold, too long for a second pass's batch). Default `false`. */
   firstPassOnly?: boolean;
+  /**
+   * A receiver a suite declares (a config's `receivers`), by name: the engine holds each run's first
+   * write to it (`hosts/declared-receivers.ts`). Default none: the suite's own receiver is slow (the
+   * agent's slow trackers), or the user's, and the fault only says what the checks tolerate.
+   */
+  receiver?: string;
+}
+
+/** A slow receiver, as a fault: `receiver` names a declared one the engine holds. */
+export interface SlowReceiverFault extends Fault {
+  readonly kind: 'slow-receiver';
+  readonly receiver?: string;
 }
 
 /**
@@ -16,19 +28,25 @@ export interface SlowReceiverOptions {
  * {@link SlowCommits}): the call times out in a live worker while the write is held, and its retry or
  * lookup meets a write in flight.
  */
-export function slowReceiver(options: SlowReceiverOptions): Fault {
+export function slowReceiver(options: SlowReceiverOptions): SlowReceiverFault {
   return {
-    name: `slow-receiver:${options.activities.join(',')}`,
+    name: `slow-receiver:${options.receiver ?? options.activities.join(',')}`,
     kind: 'slow-receiver',
     target: 'receiver',
-    summary: `the receiver holds each run's first write past the timeout of ${options.activities.join(', ')}`,
+    summary: `the receiver${options.receiver ? ` ${options.receiver}` : ''} holds each run's first write past the timeout of ${options.activities.join(', ')}`,
     tolerates: {
       retries: true,
       slowActivities: options.activities,
       ...(options.damagedWithoutKills ? { damagedWithoutKills: true } : {}),
     },
     ...(options.firstPassOnly ? { firstPassOnly: true } : {}),
+    ...(options.receiver ? { receiver: options.receiver } : {}),
   };
+}
+
+/** The declared receiver a row's slow-receiver fault names, if any. */
+export function slowReceiverOf(row: { faults?: readonly Fault[] }): string | undefined {
+  return row.faults?.find((f): f is SlowReceiverFault => f.kind === 'slow-receiver' && 'receiver' in f)?.receiver;
 }
 
 /**

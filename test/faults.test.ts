@@ -3,6 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   FAULTS,
+  activityOperationOf,
+  declaredPartitionOf,
   NAMEABLE_FAULTS,
   faultNamed,
   firstPassOnly,
@@ -69,14 +71,15 @@ describe('a fault by name (a config row)', () => {
 
   test('an unknown name, or a bad setting, is refused with the names a row may use', () => {
     expect(() => faultNamed('flood')).toThrow(/unknown fault "flood" \(faults a config row may name: worker-dies, /);
-    // A fault the sweep knows, but of receivers it hosts itself: refused with that reason.
+    // The agent's partition in front of its tracker: a config's partition names its receiver.
     expect(() => faultNamed('partition:request-lost')).toThrow(
-      /fault "partition:request-lost" is not one a config row may name: it stands in front of the agent's trackers only/,
+      /fault "partition:request-lost" names no receiver the config declares/,
     );
-    expect(() => faultNamed('new-build:next')).toThrow(/a row names its next build with nextBuild/);
-    expect(() => faultNamed('activity-operation:pause')).toThrow(
-      /not one a config row may name: it acts on a call stuck behind the partition in front of the agent's trackers/,
+    // A fault the sweep knows that a row names otherwise: refused with that reason.
+    expect(() => faultNamed('new-build:next')).toThrow(
+      /fault "new-build:next" is not one a config row may name: a row names its next build with nextBuild/,
     );
+    expect(() => faultNamed('activity-operation:unplug')).toThrow(/unknown fault "activity-operation:unplug"/);
     expect(() => faultNamed('reset:yesterday')).toThrow(/unknown fault "reset:yesterday"/);
     expect(() => faultNamed('retry:3')).toThrow(/unknown fault "retry:3"/);
     expect(() => faultNamed('throw-at-point')).toThrow(/unknown fault "throw-at-point"/);
@@ -103,6 +106,13 @@ describe('a fault by name (a config row)', () => {
     expect(() => faultNamed('receiver-dies:shop')).toThrow(/names no receiver the config declares \(it declares none/);
     // The agent's own receivers are not a config's.
     expect(() => faultNamed('receiver-dies:tracker-received', [shop])).toThrow(/names no receiver the config declares/);
+    // A partition in front of it, and an operator acting on the call stuck there.
+    const lost = faultNamed('partition:shop:reply-lost', [shop]);
+    expect(declaredPartitionOf({ faults: [lost] })).toEqual({ receiver: 'shop', lost: 'reply' });
+    expect(toleranceOf({ faults: [lost] }).slowActivities).toEqual(['charge', 'reserve']);
+    expect(faultNamed('partition:shop:request-lost', [shop]).name).toBe('partition:shop:request-lost');
+    expect(() => faultNamed('partition:mail:reply-lost', [shop])).toThrow(/names no receiver the config declares/);
+    expect(activityOperationOf({ faults: [faultNamed('activity-operation:options', [shop])] })).toBe('options');
   });
 
   test("a config's receivers are checked where the config is loaded, each problem on a line", () => {
@@ -116,17 +126,21 @@ describe('a fault by name (a config row)', () => {
         { name: 'shop', script: '/nowhere/shop.ts', urlEnv: 'shop url', activities: [], env: { A: 1 }, prot: 1 },
         'mail',
       ],
-      rows: [{ name: 'a', faults: ['receiver-dies:shop', 'receiver-dies:mail'] }],
+      rows: [
+        { name: 'a', faults: ['receiver-dies:shop', 'receiver-dies:mail'] },
+        { name: 'b', faults: ['activity-operation:pause'] },
+      ],
     };
     expect(configProblems(config)).toEqual([
       'receivers[1].prot is not a receiver field',
       'receivers[1].name "shop" is declared twice',
       'receivers[1].urlEnv is "shop url", not the name of an environment variable',
-      "receivers[1].script /nowhere/shop.ts is not there (give its path: require.resolve of your script)",
+      'receivers[1].script /nowhere/shop.ts is not there (give its path: require.resolve of your script)',
       'receivers[1].activities is empty: name the activity types that call it',
       'receivers[1].env.A is not a string',
       'receivers[2] is not a receiver ({ name, script, urlEnv, activities })',
       'rows[0].faults: fault "receiver-dies:mail" names no receiver the config declares (its receivers: shop, shop)',
+      'rows[1].faults: an activity operation acts on a call stuck behind a partition that lost its reply: name partition:RECEIVER:reply-lost in the same row',
     ]);
     const good = { ...config, receivers: [config.receivers[0]], rows: [{ name: 'a', faults: ['receiver-dies:shop'] }] };
     expect(configProblems(good)).toEqual([]);

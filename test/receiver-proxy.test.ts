@@ -119,4 +119,35 @@ describe('the proxy in front of a declared receiver', () => {
       await shop.close();
     }
   });
+
+  test('a partition: the first write, or its reply, is lost until the run comes back; then the held connection is cut and the run is answered', async () => {
+    const shop = await receiver();
+    const proxy = await ReceiverProxy.start(shop.url, {
+      runHeader: RUN_HEADER,
+      capMs: 60_000,
+      die: () => Promise.reject(new Error('no death here')),
+    });
+    try {
+      const held: string[] = [];
+      proxy.strike('run-a', 'request-lost');
+      proxy.strike('run-b', 'reply-lost');
+      proxy.whenHeld('run-a', () => held.push('run-a'));
+      proxy.whenHeld('run-b', () => held.push(`run-b after ${shop.acted.length} acted`));
+      const lostRequest = call(proxy.url, 'run-a', 'POST', '/charges', 'a');
+      const lostReply = call(proxy.url, 'run-b', 'POST', '/charges', 'b');
+      while (held.length < 2) await new Promise((r) => setTimeout(r, 5));
+      // The lost request never reached the shop; the lost reply's write did, before its operator was told.
+      expect(shop.acted).toEqual(['POST /charges b']);
+      expect(held.sort()).toEqual(['run-a', 'run-b after 1 acted']);
+      expect(await call(proxy.url, 'run-a', 'POST', '/charges', 'a')).toBe('201 done a');
+      expect(await lostRequest).toBe('cut');
+      expect(await call(proxy.url, 'run-b', 'GET', '/damage?order=b')).toBe('201 done ');
+      expect(await lostReply).toBe('cut');
+      expect(shop.acted).toEqual(['POST /charges b', 'POST /charges a', 'GET /damage?order=b ']);
+      expect([proxy.ranOut('run-a'), proxy.ranOut('run-b')]).toEqual([false, false]);
+    } finally {
+      await proxy.close();
+      await shop.close();
+    }
+  });
 });

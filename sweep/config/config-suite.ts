@@ -122,8 +122,7 @@ export function configSuite(file: string): SuiteFactory {
           if (next) await replays.check(run.row.name, next, run.client, run.workflowId, pinsRuns(run.row));
           const failed = failures.find((f) => f.startsWith(`${run.workflowId}:`));
           if (failed) throw new Error(failed);
-          const untrusted = receivers.untrusted(run.workflowId);
-          if (untrusted) throw new Error(untrusted);
+          await receivers.checkRun(run);
           const c = await config.check({
             client: run.client,
             workflowId: run.workflowId,

@@ -138,6 +138,11 @@ function rowValueProblems(
   else if (r.versioning !== undefined && r.nextBuild === undefined)
     problems.push(`${at}versioning is given without nextBuild (how its next build is deployed)`);
   if (r.nextBuild === '') problems.push(`${at}nextBuild is empty (the next build's workflows, a path)`);
+  const named = Array.isArray(r.faults) ? r.faults.filter((f): f is string => typeof f === 'string') : [];
+  if (named.some((f) => f.startsWith('activity-operation:')) && !named.some((f) => /^partition:.+:reply-lost$/.test(f)))
+    problems.push(
+      `${at}faults: an activity operation acts on a call stuck behind a partition that lost its reply: name partition:RECEIVER:reply-lost in the same row`,
+    );
   if (Array.isArray(r.faults))
     for (const f of r.faults)
       if (typeof f === 'string')

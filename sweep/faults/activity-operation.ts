@@ -78,7 +78,7 @@ const POLL_MS = 100;
 
 /**
  * Carries out `operation` on the run's running activity of type `activityType` (the call stuck at its
- * receiver); returns one line of what was done. A pause waits until the attempt has stopped (the
+ * receiver; given the types that call a receiver, the one of them that runs); returns one line of what was done. A pause waits until the attempt has stopped (the
  * server marks the activity paused, no longer pause-requested), then unpauses: an unpause before that
  * would find nothing to resume. Throws if the run has no such activity running, or its attempt does
  * not stop within {@link STOP_WAIT_MS} (a call that does not heartbeat never hears of the pause).
@@ -87,17 +87,21 @@ export async function operateOnStuckCall(
   client: Client,
   workflowId: string,
   operation: ActivityOperation,
-  activityType: string,
+  activityTypes: string | readonly string[],
 ): Promise<string> {
   const { namespace, identity } = client.options;
   const execution = { workflowId };
-  const pending = async () =>
-    ((await client.workflowService.describeWorkflowExecution({ namespace, execution })).pendingActivities ?? []).find(
-      (a) => a.activityType?.name === activityType,
-    );
-  const running = await pending();
-  if (!running || running.state !== PendingActivityState.PENDING_ACTIVITY_STATE_STARTED)
-    throw new Error(`${workflowId} has no ${activityType} running for the operator to ${operation}`);
+  const types: readonly string[] = typeof activityTypes === 'string' ? [activityTypes] : activityTypes;
+  const all = async () =>
+    (await client.workflowService.describeWorkflowExecution({ namespace, execution })).pendingActivities ?? [];
+  const first = (await all()).find(
+    (a) =>
+      types.includes(a.activityType?.name ?? '') && a.state === PendingActivityState.PENDING_ACTIVITY_STATE_STARTED,
+  );
+  if (!first) throw new Error(`${workflowId} has no ${types.join(' or ')} running for the operator to ${operation}`);
+  const running = first;
+  const activityType = running.activityType?.name ?? '';
+  const pending = async () => (await all()).find((a) => a.activityId === running.activityId);
   const id = running.activityId ?? '';
   if (operation === 'reset') {
     await client.workflowService.resetActivity({ namespace, execution, identity, id });

@@ -18,7 +18,7 @@ export type { ReceiverDeath } from './receiver-dies';
 export type { Lost } from './partition';
 export type { ServerDeath } from './server-dies';
 export { receiverDeathOf } from './receiver-dies';
-export { partitionOf } from './partition';
+export { declaredPartitionOf, partitionOf } from './partition';
 export { SlowCommits, slowReceiverOf } from './slow-receiver';
 export { BUILD_ENV, DEPLOYMENT_ENV, FIRST_BUILD_ID, VERSIONING_ENV, isVersioning } from './new-build';
 export type { Versioning } from './new-build';
@@ -56,6 +56,8 @@ export const FAULTS: readonly Fault[] = [
   slowReceiver({ activities: ['ACTIVITY'], receiver: 'RECEIVER' }),
   partition({ lost: 'request', activities: ['runTool'] }),
   partition({ lost: 'reply', activities: ['runTool'] }),
+  partition({ lost: 'request', activities: ['ACTIVITY'], receiver: 'RECEIVER' }),
+  partition({ lost: 'reply', activities: ['ACTIVITY'], receiver: 'RECEIVER' }),
   throwAtPoint('tracker.accepted'),
   reset('last-task'),
   reset('first-task'),
@@ -73,10 +75,6 @@ export const FAULTS: readonly Fault[] = [
 /** Why a config row may not name a fault the sweep knows, by its kind. */
 const NOT_NAMEABLE: Record<string, string> = {
   'new-build': 'a row names its next build with nextBuild',
-  'activity-operation':
-    "it acts on a call stuck behind the partition in front of the agent's trackers, which a config's receivers do not have",
-  partition:
-    "it stands in front of the agent's trackers only; a receiver a config declares may die (receiver-dies:RECEIVER) or be slow (slow-receiver:RECEIVER)",
 };
 
 /** A receiver a config declares, as its faults' names need it: its name, and the activity types that call it. */
@@ -129,6 +127,30 @@ export const NAMEABLE_FAULTS: readonly NameableFault[] = [
     },
   },
   {
+    kind: 'partition',
+    forms: ['partition:RECEIVER:request-lost', 'partition:RECEIVER:reply-lost'],
+    make: (s, receivers) => {
+      const [, name, lost] = /^(.+):(request|reply)-lost$/.exec(s ?? '') ?? [];
+      const declared = receivers.find((r) => r.name === name);
+      return declared
+        ? partition({
+            lost: lost as 'request' | 'reply',
+            activities: declared.activities,
+            receiver: declared.name,
+            damagedWithoutKills: true,
+          })
+        : null;
+    },
+  },
+  {
+    kind: 'activity-operation',
+    forms: ['activity-operation:pause', 'activity-operation:reset', 'activity-operation:options'],
+    make: (s) =>
+      s === 'pause' || s === 'reset' || s === 'options'
+        ? activityOperation({ operation: s, damagedWithoutKills: true })
+        : null,
+  },
+  {
     kind: 'reset',
     forms: ['reset:last-task', 'reset:first-task'],
     make: (s) => (s === 'last-task' || s === 'first-task' ? reset(s) : null),
@@ -150,7 +172,7 @@ export function faultNamed(name: string, receivers: readonly NamedReceiver[] = [
   const forms = `faults a config row may name: ${NAMEABLE_FAULTS.flatMap((n) => n.forms).join(', ')}`;
   if (!fault && !nameable && FAULTS.some((f) => f.kind === kind))
     throw new Error(`fault ${JSON.stringify(name)} is not one a config row may name: ${NOT_NAMEABLE[kind]} (${forms})`);
-  if (!fault && kind === 'receiver-dies')
+  if (!fault && (kind === 'receiver-dies' || (kind === 'partition' && /-lost$/.test(setting ?? ''))))
     throw new Error(
       `fault ${JSON.stringify(name)} names no receiver the config declares (${
         receivers.length > 0

@@ -11,12 +11,18 @@ export interface PartitionOptions {
   activities: readonly string[];
   /** Its row shows damage with no kill at all (a loop that repeats a write without a key). Default `false`. */
   damagedWithoutKills?: boolean;
+  /**
+   * A receiver a suite declares (a config's `receivers`), by name: the engine's proxy in front of it is
+   * the partition (`hosts/receiver-proxy.ts`). Default none: the agent's suite puts one in front of its tracker.
+   */
+  receiver?: string;
 }
 
-/** A partition, as a fault: the suite that owns the receiver reads `lost` and puts a proxy in front of it. */
+/** A partition, as a fault: whoever hosts the receiver reads `lost` and puts a proxy in front of it. */
 export interface PartitionFault extends Fault {
   readonly kind: 'partition';
   readonly lost: Lost;
+  readonly receiver?: string;
 }
 
 /**
@@ -28,7 +34,7 @@ export interface PartitionFault extends Fault {
  */
 export function partition(options: PartitionOptions): PartitionFault {
   return {
-    name: `partition:${options.lost}-lost`,
+    name: `partition:${options.receiver ? `${options.receiver}:` : ''}${options.lost}-lost`,
     kind: 'partition',
     target: 'receiver',
     summary:
@@ -42,10 +48,18 @@ export function partition(options: PartitionOptions): PartitionFault {
     },
     firstPassOnly: true,
     lost: options.lost,
+    ...(options.receiver ? { receiver: options.receiver } : {}),
   };
 }
 
-/** What the partition a row names loses, if the row names one. */
+/** What the partition a row names loses, if the row names one in front of the agent's tracker. */
 export function partitionOf(row: { faults?: readonly Fault[] }): Lost | undefined {
-  return row.faults?.find((f): f is PartitionFault => f.kind === 'partition' && 'lost' in f)?.lost;
+  const found = row.faults?.find((f): f is PartitionFault => f.kind === 'partition' && 'lost' in f);
+  return found && !found.receiver ? found.lost : undefined;
+}
+
+/** The declared receiver a row's partition stands in front of, and what it loses, if the row names one. */
+export function declaredPartitionOf(row: { faults?: readonly Fault[] }): { receiver: string; lost: Lost } | undefined {
+  const found = row.faults?.find((f): f is PartitionFault => f.kind === 'partition' && 'lost' in f);
+  return found?.receiver ? { receiver: found.receiver, lost: found.lost } : undefined;
 }

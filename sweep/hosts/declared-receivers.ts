@@ -1,7 +1,13 @@
 // The receivers a suite declares, hosted by the engine: a process and a proxy per lane, and the receiver faults of each run.
 import path from 'node:path';
 import type { BatchPlan, SuiteRun } from '../engine/suite';
-import { receiverDeathOf, slowReceiverOf } from '../faults';
+import {
+  activityOperationOf,
+  declaredPartitionOf,
+  operateOnStuckCall,
+  receiverDeathOf,
+  slowReceiverOf,
+} from '../faults';
 import { ReceiverProcess } from './receiver-process';
 import { ReceiverProxy, type ReceiverStrike } from './receiver-proxy';
 
@@ -13,6 +19,8 @@ export interface DeclaredReceiver {
   script: string;
   /** The variable that gives the worker processes its URL. */
   urlEnv: string;
+  /** The activity types that call it (an operator looks for the call stuck there among them). */
+  activities: readonly string[];
   /** More variables for its process. */
   env?: Record<string, string>;
 }
@@ -63,8 +71,10 @@ class LaneReceiver {
  * of each (so a death in one lane never pauses another), on a data directory of its own that outlives
  * its restarts, behind a proxy (`receiver-proxy.ts`) that carries out the receiver faults of each
  * run's row: `receiver-dies:NAME` (each write of a run reaches the receiver, which is SIGKILLed before
- * its reply gets back, and started again) and `slow-receiver:NAME` (each run's first write is held
- * until the run comes back).
+ * its reply gets back, and started again), `slow-receiver:NAME` (each run's first write is held until
+ * the run comes back), `partition:NAME:request-lost` and `:reply-lost` (each run's first write, or its
+ * reply, is lost until the run comes back), and an operator's `activity-operation` on the call stuck
+ * behind such a partition.
  */
 export class DeclaredReceivers {
   /** Each lane's receivers, started when the lane's first batch needs them. */
@@ -73,6 +83,8 @@ export class DeclaredReceivers {
   private readonly started = new Map<number, Hosted[]>();
   /** The lane each run was started in: where its records are. */
   private readonly laneOf = new Map<string, number>();
+  /** What the operator did to each run's call stuck behind a partition (or why it could not). */
+  private readonly operations = new Map<string, Promise<string>>();
 
   constructor(
     private readonly specs: readonly DeclaredReceiver[],
@@ -89,7 +101,19 @@ export class DeclaredReceivers {
     const hosted = await this.inLane(lane);
     for (const run of runs) {
       this.laneOf.set(run.workflowId, lane);
-      for (const r of hosted) r.host.proxy.strike(run.workflowId, strikeOf(run, r.spec));
+      for (const r of hosted) {
+        const strike = strikeOf(run, r.spec);
+        r.host.proxy.strike(run.workflowId, strike);
+        const operation = activityOperationOf(run.row);
+        // The operator: a call of the run stuck behind the partition is one of the receiver's activities.
+        if (operation && (strike === 'request-lost' || strike === 'reply-lost'))
+          r.host.proxy.whenHeld(run.workflowId, () => {
+            if (this.operations.has(run.workflowId)) return;
+            const done = operateOnStuckCall(run.client, run.workflowId, operation, r.spec.activities);
+            done.catch(() => undefined); // read by the run's check
+            this.operations.set(run.workflowId, done);
+          });
+      }
     }
     return { env: Object.fromEntries(hosted.map((r) => [r.spec.urlEnv, r.host.proxy.url])) };
   }
@@ -105,15 +129,24 @@ export class DeclaredReceivers {
     return Object.fromEntries(this.hostedFor(workflowId).map((r) => [r.spec.name, r.host.process.url]));
   }
 
-  /** Why the run's counts cannot be trusted: a write of it held until the cap, or a receiver that did not come back. */
-  untrusted(workflowId: string): string | undefined {
-    for (const { spec, host } of this.hostedFor(workflowId)) {
+  /**
+   * Throws why the run's counts cannot be trusted: a receiver that did not come back, a write of it
+   * held until the cap, an operator who never acted on its stuck call or failed to.
+   */
+  async checkRun(run: SuiteRun): Promise<void> {
+    for (const { spec, host } of this.hostedFor(run.workflowId)) {
       if (host.proxy.failure)
-        return `the receiver ${spec.name} did not come back after its death: ${host.proxy.failure}`;
-      if (host.proxy.ranOut(workflowId))
-        return `the run's first write to ${spec.name} was held (slow-receiver) until its cap and the run never came back for it: its counts would hang on that clock`;
+        throw new Error(`the receiver ${spec.name} did not come back after its death: ${host.proxy.failure}`);
+      if (host.proxy.ranOut(run.workflowId))
+        throw new Error(
+          `the run's first write to ${spec.name} was held until its cap and the run never came back for it: its counts would hang on that clock`,
+        );
     }
-    return undefined;
+    if (activityOperationOf(run.row) && declaredPartitionOf(run.row)) {
+      const operation = this.operations.get(run.workflowId);
+      if (!operation) throw new Error('no call of the run got stuck behind the partition: the operator never acted');
+      await operation;
+    }
   }
 
   async close(): Promise<void> {
@@ -147,10 +180,12 @@ interface Hosted {
   host: LaneReceiver;
 }
 
-/** What the run's row does to the receiver `spec`: it dies, it is slow, or nothing. */
+/** What the run's row does to the receiver `spec`: it dies, it is slow, a partition stands in front of it, or nothing. */
 function strikeOf(run: SuiteRun, spec: DeclaredReceiver): ReceiverStrike | undefined {
   const death = receiverDeathOf(run.row);
   if (death?.receiver === 'declared' && death.name === spec.name) return 'dies';
   if (slowReceiverOf(run.row) === spec.name) return 'slow';
+  const partition = declaredPartitionOf(run.row);
+  if (partition?.receiver === spec.name) return partition.lost === 'request' ? 'request-lost' : 'reply-lost';
   return undefined;
 }

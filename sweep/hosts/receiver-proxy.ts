@@ -8,7 +8,11 @@ export type ReceiverStrike =
   /** Each write (its method and path, the first time) is passed on; the receiver acts, and dies before its reply gets back. */
   | 'dies'
   /** The run's first write is held before it reaches the receiver, until the run comes back (its next request) or the cap. */
-  | 'slow';
+  | 'slow'
+  /** A partition: the run's first write is lost on its way (nothing happens) until the run comes back. */
+  | 'request-lost'
+  /** A partition: the receiver acts on the run's first write, and its reply is lost, until the run comes back. */
+  | 'reply-lost';
 
 /** What the proxy needs besides its receiver's URL. */
 export interface ProxyOptions {
@@ -34,7 +38,12 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * SIGKILLed and started again on its port (`die`), and only then cuts the held reply's connection and
  * passes on what waited meanwhile. So the death fails the held calls and no other.
  *
- * What ends a held write is an event, never a clock: its run's next request has been answered.
+ * A partition loses each run's first write on its way (`request-lost`: nothing happens) or the
+ * receiver's reply to it (`reply-lost`: it happened), and the caller cannot tell which; it heals when
+ * the run comes back (its next request), and the held connection is cut then, as a healed network's
+ * stale one is.
+ *
+ * What ends a held write is an event, never a clock: its run's next request.
  * `capMs` only keeps a run that never comes back from holding a write for ever; a hold that ends there
  * is remembered ({@link ranOut}), for the sweep to count that run as an error.
  */
@@ -45,9 +54,11 @@ export class ReceiverProxy {
   private readonly heldReplies = new Set<http.ServerResponse>();
   /** The writes (`run METHOD path`) that met a death: each meets one. */
   private readonly died = new Set<string>();
-  /** The runs whose first write was held (slow), and the release of those held now. */
-  private readonly slowed = new Set<string>();
+  /** The runs whose first write was held (slow, or a partition), and the release of those held now. */
+  private readonly firstWriteHeld = new Set<string>();
   private readonly heldWrites = new Map<string, () => void>();
+  /** Who is told when a run's first write starts to hang behind a partition (an operator). */
+  private readonly onHeld = new Map<string, () => void>();
   private readonly timedOut = new Set<string>();
   /** Requests passed on and not yet answered. */
   private inFlight = 0;
@@ -85,6 +96,11 @@ export class ReceiverProxy {
     else this.strikes.delete(workflowId);
   }
 
+  /** Tells `held` once the run's first write starts to hang behind a partition (lost, or its reply lost once the receiver has acted). */
+  whenHeld(workflowId: string, held: () => void): void {
+    this.onHeld.set(workflowId, held);
+  }
+
   /** Whether a held write of the run ended at the cap, with no request of the run to end it. */
   ranOut(workflowId: string): boolean {
     return this.timedOut.has(workflowId);
@@ -111,31 +127,50 @@ export class ReceiverProxy {
     const strike = run === undefined ? undefined : this.strikes.get(run);
     const write = !READS.has(req.method ?? 'GET');
     const what = `${req.method} ${(req.url ?? '/').split('?')[0]}`;
-    // A run that comes back (its first write is held): this request is answered first, then the held one goes on.
+    // A run that comes back while its first write is held: a partition heals first (its held connection
+    // is cut, as a healed network's stale one is); a slow receiver answers this request first, then the held one.
     const cameBack = run === undefined ? undefined : this.heldWrites.get(run);
-    if (run !== undefined && strike === 'slow' && write && !this.slowed.has(run)) {
-      this.slowed.add(run);
-      this.holdWrite(run, req, body, res);
-      return;
-    }
-    if (run !== undefined && strike === 'dies' && write && !this.died.has(`${run} ${what}`)) {
+    if (cameBack && strike !== 'slow') cameBack();
+    const then = strike === 'slow' ? cameBack : undefined;
+    if (run === undefined || strike === undefined || !write) return this.answerThen(req, body, res, then);
+    if (strike === 'dies') {
+      if (this.died.has(`${run} ${what}`)) return this.answerThen(req, body, res, then);
       this.died.add(`${run} ${what}`);
-      // The receiver acts; its answer goes nowhere, and it dies.
-      const acted = await this.forward(req, body).then(
-        () => true,
-        () => false,
-      );
-      if (!acted) {
-        res.destroy();
-        return;
-      }
-      this.heldReplies.add(res);
-      this.deathDue = true;
-      this.dieWhenQuiet();
+      return this.actAndDie(req, body, res);
+    }
+    if (this.firstWriteHeld.has(run)) return this.answerThen(req, body, res, then);
+    this.firstWriteHeld.add(run);
+    if (strike === 'slow') return this.holdWrite(run, () => void this.answer(req, body, res));
+    this.holdWrite(run, () => res.destroy());
+    // The reply, if the receiver is reached at all, goes nowhere.
+    if (strike === 'reply-lost') await this.forward(req, body).catch(() => null);
+    this.onHeld.get(run)?.();
+  }
+
+  /** Answers a request, then does `then` (a slow receiver's run came back: its held write goes on). */
+  private async answerThen(
+    req: http.IncomingMessage,
+    body: Buffer,
+    res: http.ServerResponse,
+    then: (() => void) | undefined,
+  ): Promise<void> {
+    await this.answer(req, body, res);
+    then?.();
+  }
+
+  /** The receiver acts on a write; its answer goes nowhere, and it dies. */
+  private async actAndDie(req: http.IncomingMessage, body: Buffer, res: http.ServerResponse): Promise<void> {
+    const acted = await this.forward(req, body).then(
+      () => true,
+      () => false,
+    );
+    if (!acted) {
+      res.destroy();
       return;
     }
-    await this.answer(req, body, res);
-    if (cameBack) cameBack();
+    this.heldReplies.add(res);
+    this.deathDue = true;
+    this.dieWhenQuiet();
   }
 
   /** Once a held reply waits for it and nothing is in flight: the receiver dies and comes back, then the held replies' callers are cut off. */
@@ -164,12 +199,15 @@ export class ReceiverProxy {
     this.heldReplies.clear();
   }
 
-  /** Holds a write before it reaches the receiver until its run's next request is answered, or the cap. */
-  private holdWrite(run: string, req: http.IncomingMessage, body: Buffer, res: http.ServerResponse): void {
+  /** Holds a run's first write until the run's next request, or the cap; then `onRelease` (once). */
+  private holdWrite(run: string, onRelease: () => void): void {
+    let released = false;
     const release = () => {
+      if (released) return;
+      released = true;
       clearTimeout(timer);
       this.heldWrites.delete(run);
-      void this.answer(req, body, res);
+      onRelease();
     };
     const timer = setTimeout(() => {
       this.timedOut.add(run);

@@ -5,8 +5,11 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/** The app's folders: the agent and its world, which the sweep's engine, worker side and plugin never import. */
-const APP = '(tracker|model|workflows|activities|mcp|workers|clients|codec|store|examples)';
+/**
+ * The app's folders: the agent and its world, this repository's sweep of it and its benchmarks, which
+ * the sweep's engine, worker side and plugin never import.
+ */
+const APP = '(tracker|model|workflows|activities|mcp|workers|clients|codec|store|examples|agent-sweep|bench)';
 
 /** A folder's import rule: each restriction is a regex on the import's text, with the reason. */
 const importRule = (...patterns) => ({
@@ -161,7 +164,7 @@ export default tseslint.config(
     files: ['sweep/engine/**/*.ts', 'sweep/judge/**/*.ts', 'sweep/hosts/**/*.ts'],
     rules: importRule(
       [
-        '^\\.\\./(agent|config|cli|bench|report|plugin)(/|$)',
+        '^\\.\\./(config|cli|report|plugin)(/|$)',
         'the sweep engine knows no suite, reporter or command: a suite gives it what it needs (sweep/engine/suite.ts)',
       ],
       [`^\\.\\./\\.\\./${APP}(/|$)`, 'the sweep engine knows no app: what it sweeps comes in through a suite'],
@@ -175,7 +178,7 @@ export default tseslint.config(
     files: ['sweep/faults/**/*.ts'],
     rules: importRule(
       [
-        '^\\.\\./(agent|config|cli|bench|report|plugin)(/|$)',
+        '^\\.\\./(config|cli|report|plugin)(/|$)',
         'a fault knows no suite, reporter or command: a suite reads the faults its rows name (sweep/faults/fault.ts)',
       ],
       [`^\\.\\./\\.\\./${APP}(/|$)`, 'a fault knows no app: a suite carries out what a fault of its receivers says'],
@@ -183,13 +186,13 @@ export default tseslint.config(
   },
   {
     // The library knows no demo: the published command, its reporters and the config suite sweep a
-    // user's config; this repository's own table (sweep/agent, its tracker, model and MCP server, the
-    // examples) is given to the command by the repository's own entry (sweep/agent/crash-sweep.ts).
+    // user's config; this repository's own table (agent-sweep/, its tracker, model and MCP server, the
+    // examples) is given to the command by the repository's own entry (agent-sweep/crash-sweep.ts).
     files: ['sweep/cli/**/*.ts', 'sweep/report/**/*.ts', 'sweep/config/**/*.ts', 'sweep/index.ts'],
     rules: importRule(
       [
-        '^\\.\\./agent(/|$)|^\\./agent(/|$)',
-        "the library knows no demo: this repository's table is given to the command by sweep/agent/crash-sweep.ts",
+        '(^|/)(agent-sweep|bench)(/|$)',
+        "the library knows no demo: this repository's table is given to the command by agent-sweep/crash-sweep.ts",
       ],
       [
         '^(\\.\\./)+(tracker|model|mcp|examples)(/|$)',
@@ -228,7 +231,7 @@ export default tseslint.config(
     files: ['lib/**/*.ts', 'activities/**/*.ts', 'workers/**/*.ts', 'store/**/*.ts', 'common/**/*.ts'],
     rules: importRule(
       [
-        '(^|/)sweep(/(?!plugin(/|$))|$)',
+        '(^|/)(sweep(/(?!plugin(/|$))|$)|agent-sweep(/|$))',
         'app code imports only the crash-sweep plugin (sweep/plugin): the sweep runs the app, never the other way round',
       ],
       [
@@ -240,7 +243,7 @@ export default tseslint.config(
   {
     files: ['tracker/**/*.ts', 'model/**/*.ts', 'mcp/**/*.ts', 'clients/**/*.ts', 'codec/**/*.ts'],
     rules: importRule([
-      '(^|/)sweep(/(?!plugin(/|$))|$)',
+      '(^|/)(sweep(/(?!plugin(/|$))|$)|agent-sweep(/|$))',
       'app code imports only the crash-sweep plugin (sweep/plugin): the sweep runs the app, never the other way round',
     ]),
   },
@@ -272,8 +275,8 @@ export default tseslint.config(
     rules: workflowRules('../', [EXAMPLE_OWN_CODE]),
   },
   {
-    // The designs the sweep compares with the loop are workflow code too, two folders down.
-    files: ['sweep/agent/designs.ts', 'sweep/agent/workflows.ts'],
-    rules: workflowRules('../../', []),
+    // The designs the sweep compares with the loop are workflow code too.
+    files: ['agent-sweep/designs.ts', 'agent-sweep/workflows.ts'],
+    rules: workflowRules('../', []),
   },
 );

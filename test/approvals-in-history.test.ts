@@ -1,9 +1,9 @@
 // The check that no call ran under an approval of other arguments than the person was shown
-// (sweep/agent/approvals-in-history.ts), on made-up histories: it passes a run whose calls carry the
+// (agent-sweep/approvals-in-history.ts), on made-up histories: it passes a run whose calls carry the
 // approvals the person gave, and names every call that ran under another.
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import { approvalBreaches, approvedCalls } from '../sweep/agent/approvals-in-history';
+import { approvalBreaches, approvedCalls } from '../agent-sweep/approvals-in-history';
 import { callDigest } from '../workflows/digest';
 
 const shown = { title: 'Checkout returns 500', body: 'as the person saw it' };

@@ -1,5 +1,5 @@
 // The benchmark's verdicts on its targets, as pure logic: met, or missed with what stands in the way.
-import { ceiling, targetLines } from '../sweep/bench/targets';
+import { ceiling, targetLines } from '../bench/sweep-targets';
 
 const machine = { limitRunsPerSecond: 10, cores: 2 };
 

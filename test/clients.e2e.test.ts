@@ -9,7 +9,7 @@ import { temporal } from '@temporalio/proto';
 import { findTemporalCli } from '../common/temporal-cli';
 import { ensureSearchAttributes } from '../workers/search-attributes';
 import { ROOT, scriptFile } from './helpers/processes';
-import { SWEEP_TIMEOUTS } from '../sweep/agent/timeouts';
+import { SWEEP_TIMEOUTS } from '../agent-sweep/timeouts';
 import { SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/engine/timeouts';
 import { WAITING_MEMO } from '../workflows/signals';
 import type { WaitingState } from '../workflows/types';

@@ -37,7 +37,7 @@ test('npm run sweep --html writes one page; in Chromium it loads without errors,
       ...[
         '--import',
         'tsx',
-        'sweep/agent/crash-sweep.ts',
+        'agent-sweep/crash-sweep.ts',
         '--variant',
         'reply',
         '--once',

@@ -1,7 +1,7 @@
 // The resolution ladder with real processes: a worker SIGKILLed at chosen points, each rung settling the call.
 import { callDigest } from '../workflows/digest';
 import { approveSignal, pendingQuery, resolveSignal } from '../workflows/signals';
-import { SWEEP_TIMEOUTS } from '../sweep/agent/timeouts';
+import { SWEEP_TIMEOUTS } from '../agent-sweep/timeouts';
 import { SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/engine/timeouts';
 import type { KillTarget } from '../sweep/worker/line-protocol';
 import { eventually, startRun, type TriageRunInput } from './helpers/runs';

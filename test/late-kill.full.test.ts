@@ -4,9 +4,9 @@
 // (`lateKillMs`), on a real dev server, real worker processes and the slow tracker: the scenario is an
 // error naming the attempts the parked worker took, never damage counted. In `npm run test:full`: each
 // test sweeps one scenario whose kill waits 25 or 45 s.
-import { agentSuite } from '../sweep/agent/agent-suite';
+import { agentSuite } from '../agent-sweep/agent-suite';
 import { runSweep } from '../sweep/engine/passes';
-import { selectRows } from '../sweep/agent/rows';
+import { selectRows } from '../agent-sweep/rows';
 
 /** One scenario of `row`, killed at the clean run's `point`-th point `lateKillMs` after it parked, never run again. */
 async function sweptLate(row: string, point: number, lateKillMs: number) {

@@ -51,16 +51,13 @@ describe('the determinism lint on workflow code', () => {
     ]);
   });
 
-  test("the sweep's designs are workflow code too: the same rules, two folders down", async () => {
-    const file = 'sweep/agent/designs.ts';
+  test("the sweep's designs are workflow code too: the same rules, in the agent's sweep", async () => {
+    const file = 'agent-sweep/designs.ts';
     expect(await problems("import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n", file)).toEqual([
       expect.stringMatching(/no-restricted-imports: .*workflow code may do no I\/O/),
     ]);
     expect(
-      await problems(
-        "import { createActivities } from '../../activities';\nexport const x = createActivities;\n",
-        file,
-      ),
+      await problems("import { createActivities } from '../activities';\nexport const x = createActivities;\n", file),
     ).toEqual([expect.stringMatching(/import activities as types only/)]);
     expect(await problems('export const x = Math.random();\n', file)).toEqual([
       expect.stringMatching(/not deterministic on replay/),
@@ -95,8 +92,11 @@ describe("the rules between the sweep's rooms and the app", () => {
   ];
 
   test("the engine imports no suite, reporter, command or app, and none of the agent's common modules", async () => {
-    expect(await importing('../agent/agent-suite', 'agentSuite', 'sweep/engine/lint-example.ts')).toEqual(
-      refused(/the sweep engine knows no suite/),
+    expect(await importing('../../agent-sweep/agent-suite', 'agentSuite', 'sweep/engine/lint-example.ts')).toEqual(
+      refused(/the sweep engine knows no app/),
+    );
+    expect(await importing('../../bench/sweep-targets', 'ceiling', 'sweep/hosts/lint-example.ts')).toEqual(
+      refused(/the sweep engine knows no app/),
     );
     expect(await importing('../config/config-suite', 'configSuite', 'sweep/engine/lint-example.ts')).toEqual(
       refused(/the sweep engine knows no suite/),
@@ -119,8 +119,8 @@ describe("the rules between the sweep's rooms and the app", () => {
   });
 
   test('a fault imports no suite, reporter, command or app', async () => {
-    expect(await importing('../agent/rows', 'AGENT_ROWS', 'sweep/faults/lint-example.ts')).toEqual(
-      refused(/a fault knows no suite/),
+    expect(await importing('../../agent-sweep/rows', 'AGENT_ROWS', 'sweep/faults/lint-example.ts')).toEqual(
+      refused(/a fault knows no app/),
     );
     expect(await importing('../config/config-suite', 'configRows', 'sweep/faults/lint-example.ts')).toEqual(
       refused(/a fault knows no suite/),
@@ -132,8 +132,8 @@ describe("the rules between the sweep's rooms and the app", () => {
   });
 
   test("the library (the command, reporters, the config suite, the entry point) imports none of this repository's demo", async () => {
-    expect(await importing('../agent/rows', 'AGENT_ROWS', 'sweep/cli/lint-example.ts')).toEqual(
-      refused(/the library knows no demo/),
+    expect(await importing('../../agent-sweep/rows', 'AGENT_ROWS', 'sweep/cli/lint-example.ts')).toEqual(
+      refused(/the library knows no demo: this repository's table is given to the command/),
     );
     expect(await importing('../../tracker/app', 'buildTracker', 'sweep/report/lint-example.ts')).toEqual(
       refused(/the library knows no demo/),
@@ -186,14 +186,14 @@ describe("the rules between the sweep's rooms and the app", () => {
     ).toEqual([]);
   });
 
-  test('app code imports only the plugin from sweep/', async () => {
+  test("app code imports only the plugin from sweep/, and nothing of the agent's sweep", async () => {
     expect(await importing('../sweep/engine/passes', 'runSweep', 'workers/lint-example.ts')).toEqual(
       refused(/app code imports only the crash-sweep plugin/),
     );
     expect(await importing('../sweep', 'defineSweep', 'activities/lint-example.ts')).toEqual(
       refused(/app code imports only the crash-sweep plugin/),
     );
-    expect(await importing('../sweep/agent/world', 'startWorld', 'tracker/lint-example.ts')).toEqual(
+    expect(await importing('../agent-sweep/world', 'startWorld', 'tracker/lint-example.ts')).toEqual(
       refused(/app code imports only the crash-sweep plugin/),
     );
     expect(await importing('../sweep/plugin', 'crashSweepPlugin', 'workers/lint-example.ts')).toEqual([]);

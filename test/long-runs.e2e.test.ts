@@ -21,7 +21,7 @@ import type { ModelRequest } from '../lib/workflow';
 import type { AgentResult } from '../lib/workflow';
 import { LocalStorageDriver } from '../store/local-driver';
 import { externalStorage } from '../store/external-storage';
-import { storeOrphans } from '../sweep/agent/store-orphans';
+import { storeOrphans } from '../agent-sweep/store-orphans';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { ROOT, scriptFile } from './helpers/processes';
 

@@ -6,7 +6,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { McpToolbox } from '../activities/mcp-toolbox';
 import { key } from '../common/key';
 import { loadMcpConfig } from '../activities/mcp-config';
-import type { McpCrashPlan } from '../sweep/agent/mcp-main';
+import type { McpCrashPlan } from '../agent-sweep/mcp-main';
 import { approveSignal, pendingQuery, resolveSignal } from '../workflows/signals';
 import { freePort, ROOT, startChild, type Child } from './helpers/processes';
 import { eventually, startRun, type TriageRunInput } from './helpers/runs';
@@ -49,7 +49,7 @@ useSystemWithWorker(TASK_QUEUE, async (started) => {
       stateFile: path.join(system.dir, 'doomed.txt'),
     } satisfies McpCrashPlan),
   );
-  doomed = startChild('sweep/agent/mcp-main.ts', ['--port', '0', '--tracker', keyless], { MCP_CRASH_PLAN: doomedPlan });
+  doomed = startChild('agent-sweep/mcp-main.ts', ['--port', '0', '--tracker', keyless], { MCP_CRASH_PLAN: doomedPlan });
   const [, doomedUrl] = await doomed.waitFor(/listening on (http:\/\/\S+\/mcp)/);
 
   const port = await freePort();
@@ -73,8 +73,8 @@ useSystemWithWorker(TASK_QUEUE, async (started) => {
       mcpServers: {
         tracker: node('mcp/server.ts', ['--tracker', keyed]),
         'tracker-http': { url: httpUrl },
-        'dies-mid-call': node('sweep/agent/mcp-main.ts', ['--tracker', keyed], { MCP_CRASH_PLAN: planFile }),
-        'dies-mid-call-keyless': node('sweep/agent/mcp-main.ts', ['--tracker', keyless], { MCP_CRASH_PLAN: planFile }),
+        'dies-mid-call': node('agent-sweep/mcp-main.ts', ['--tracker', keyed], { MCP_CRASH_PLAN: planFile }),
+        'dies-mid-call-keyless': node('agent-sweep/mcp-main.ts', ['--tracker', keyless], { MCP_CRASH_PLAN: planFile }),
         plain: node('test/fixtures/plain-mcp-server.ts', [], { TRACKER_URL: keyed, REPO: 'plain-clean' }),
         'plain-killed': node('test/fixtures/plain-mcp-server.ts', [], { TRACKER_URL: keyed, REPO: 'plain-killed' }),
         'plain-fails-after': node('test/fixtures/plain-mcp-server.ts', [], {

@@ -4,9 +4,9 @@
 // every call again: a model that changes its mind leaves a write no saved reply accounts for, and a
 // keyless receiver gets the call twice. Reading them, it takes the earlier reply and the earlier
 // attempt's outcome. A stopped run leaves the rest of its reply half done.
-import { agentSuite } from '../sweep/agent/agent-suite';
+import { agentSuite } from '../agent-sweep/agent-suite';
 import { runSweep, type SweepReport } from '../sweep/engine/passes';
-import { selectRows } from '../sweep/agent/rows';
+import { selectRows } from '../agent-sweep/rows';
 
 let once: SweepReport['scenarios'];
 const scenario = (name: string) => once.find((s) => s.row.name === name)!;

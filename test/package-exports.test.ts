@@ -125,8 +125,8 @@ test('plain Node, with no tsx, loads every entry point from its compiled JavaScr
   expect(path.relative(ROOT, plugin)).toBe(path.join('dist', 'sweep', 'plugin', 'index.js'));
 }, 60_000);
 
-/** This repository's demo: the tracker, the model server, the MCP server, the examples, the sweep's own table. */
-const DEMO = ['tracker', 'model', 'mcp', 'examples', 'sweep/agent'];
+/** This repository's demo: the tracker, the model server, the MCP server, the examples, the sweep of its own agent, the benchmarks. */
+const DEMO = ['tracker', 'model', 'mcp', 'examples', 'agent-sweep', 'bench'];
 
 test('npm pack holds the compiled entry points, the processes they start and the bin, and none of the demo; npm publish takes it', async () => {
   const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'], {

@@ -92,11 +92,11 @@ describe('paths given as strings resolve in the tree', () => {
     const found = stringPaths();
     // The worker entries, the receivers' and the dev server's children, the bin's CLI, the test helpers'.
     for (const entry of [
-      'sweep/agent/worker-main.ts',
+      'agent-sweep/worker-main.ts',
       'sweep/config/worker-main.ts',
       'sweep/hosts/dev-server-main.ts',
-      'sweep/agent/mcp-main.ts',
-      'sweep/agent/tracker-main.ts',
+      'agent-sweep/mcp-main.ts',
+      'agent-sweep/tracker-main.ts',
       'sweep/cli/crash-sweep.ts',
     ]) {
       expect(found.map((f) => path.relative(ROOT, f.path))).toContain(entry);
@@ -177,7 +177,7 @@ describe('the README is a first page, and its folder map is the tree', () => {
 
   test('docs/layout.md says what every folder holds, and names none that is not there', () => {
     const named = mapped('docs/layout.md').concat(
-      // Its rows name a folder in its own row (`sweep/engine/`) or beside another (`sweep/cli/`, `sweep/bench/`).
+      // Its rows name a folder in its own row (`sweep/engine/`) or beside another (`tracker/`, `model/`).
       readFileSync(path.join(ROOT, 'docs/layout.md'), 'utf8')
         .split('\n')
         .filter((line) => line.startsWith('| `'))

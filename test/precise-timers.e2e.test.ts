@@ -6,8 +6,8 @@ import path from 'node:path';
 import { NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { KillableServerHost } from '../sweep/hosts/killable-server-host';
 import { configSuite } from '../sweep/config/config-suite';
-import { agentSuite } from '../sweep/agent/agent-suite';
-import { selectRows } from '../sweep/agent/rows';
+import { agentSuite } from '../agent-sweep/agent-suite';
+import { selectRows } from '../agent-sweep/rows';
 
 const millis = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
   Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;

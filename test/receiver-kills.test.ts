@@ -4,8 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ReceiverKills } from '../sweep/hosts/receiver-host';
-import { TrackerHost } from '../sweep/agent/tracker-host';
-import type { TrackerCrashPlan } from '../sweep/agent/tracker-main';
+import { TrackerHost } from '../agent-sweep/tracker-host';
+import type { TrackerCrashPlan } from '../agent-sweep/tracker-main';
 import { Store } from '../tracker/store';
 
 function trackerHost(point: TrackerCrashPlan['point'], keyless = false) {

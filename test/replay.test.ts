@@ -6,7 +6,7 @@ import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { workflowSources } from '../workers/create-worker';
-import { sweepWorkflowsPath } from '../sweep/agent/world';
+import { sweepWorkflowsPath } from '../agent-sweep/world';
 import { ROOT } from './helpers/processes';
 
 // `current/` holds histories made by today's code; each sibling folder, those of an older version of
@@ -17,7 +17,7 @@ const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
   .sort();
 
 test("there is a saved history of today's code for every variant of the sweep, and older ones beside them", async () => {
-  const { selectRows } = await import('../sweep/agent/rows');
+  const { selectRows } = await import('../agent-sweep/rows');
   const current = files.filter((f) => f.startsWith(`current${path.sep}`)).map((f) => path.basename(f));
   const saved = new Set(current.map((f) => f.replace(/-\d+\.binpb$/, '')));
   expect(files.length).toBeGreaterThan(current.length);

@@ -1,7 +1,7 @@
 // Scenarios that erred run again as fresh runs, and what each one's last run did comes back in its place.
 import { runAndRerun, type Rerun, type RerunContext } from '../sweep/engine/reruns';
 import { newScenario, type RanScenario, type Scenario } from '../sweep/engine/scenario';
-import { AGENT_ROWS } from '../sweep/agent/rows';
+import { AGENT_ROWS } from '../agent-sweep/rows';
 
 const [row] = AGENT_ROWS;
 

@@ -2,10 +2,10 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { agentSuite } from '../sweep/agent/agent-suite';
+import { agentSuite } from '../agent-sweep/agent-suite';
 import { runSweep } from '../sweep/engine/passes';
 import { KillableServerHost } from '../sweep/hosts/killable-server-host';
-import { selectRows } from '../sweep/agent/rows';
+import { selectRows } from '../agent-sweep/rows';
 
 describe('a Temporal dev server killed and restarted on its database file', () => {
   test('a run started before the kill is still there after it, at the same address', async () => {

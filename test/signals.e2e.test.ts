@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import type { WorkflowHandle } from '@temporalio/client';
-import { ScriptedPerson } from '../sweep/agent/person';
+import { ScriptedPerson } from '../agent-sweep/person';
 import { Store } from '../tracker/store';
 import { callDigest } from '../workflows/digest';
 import { approveSignal, pendingQuery, resolveSignal } from '../workflows/signals';

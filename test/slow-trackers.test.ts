@@ -6,7 +6,7 @@
 import { buildTracker } from '../tracker/app';
 import { REPLAYED_HEADER } from '../tracker/idempotency';
 import { Store } from '../tracker/store';
-import { slowTrackerSettings, type SlowTrackerName } from '../sweep/agent/world';
+import { slowTrackerSettings, type SlowTrackerName } from '../agent-sweep/world';
 
 const LATE_MS = 6_500;
 const issue = { title: 'Slow', body: 'held before it commits' };

@@ -6,7 +6,7 @@ import { auditHistory, spentByParkedWorkers, type GenerationRecord } from '../sw
 
 /** History events as the audit reads them (ids and times as plain numbers are enough here). */
 type Events = Parameters<typeof auditHistory>[1];
-import { countEffects, TRIAGE_EFFECTS } from '../sweep/agent/effects';
+import { countEffects, TRIAGE_EFFECTS } from '../agent-sweep/effects';
 import { Store } from '../tracker/store';
 
 const RUN = 'run-1';

@@ -9,7 +9,7 @@ import { devServerExecutable } from '../common/temporal-cli';
 import { ROOT } from './helpers/processes';
 
 const sweep = (args: string[]) =>
-  promisify(execFile)(process.execPath, ['--import', 'tsx', 'sweep/agent/crash-sweep.ts', ...args], { cwd: ROOT });
+  promisify(execFile)(process.execPath, ['--import', 'tsx', 'agent-sweep/crash-sweep.ts', ...args], { cwd: ROOT });
 const HEADER = 'variant                    once  twice  with dups  dups  missing  orphans  asks  calls+  appr+';
 
 describe('npm run sweep: one scenario, an existing server, bad arguments', () => {

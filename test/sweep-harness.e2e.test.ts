@@ -1,15 +1,15 @@
 // The sweep's harness on real processes: kills that land where recorded count, others are errors; a kill at workflow.decided.
-import { agentGenerationEnv, agentSuiteOn } from '../sweep/agent/agent-suite';
+import { agentGenerationEnv, agentSuiteOn } from '../agent-sweep/agent-suite';
 import { TRIAGE_INSTRUCTIONS } from '../examples/triage/tools';
 import { Generation } from '../sweep/engine/generation';
-import { SWEEP_TIMEOUTS } from '../sweep/agent/timeouts';
+import { SWEEP_TIMEOUTS } from '../agent-sweep/timeouts';
 import { SWEEP_WORKFLOW_TASK_TIMEOUT } from '../sweep/engine/timeouts';
 import { eventually } from './helpers/runs';
 import { newScenario } from '../sweep/engine/scenario';
 import { runScenarios } from '../sweep/engine/lanes';
 import { Timings } from '../sweep/engine/timings';
-import { selectRows } from '../sweep/agent/rows';
-import { startWorld, type World } from '../sweep/agent/world';
+import { selectRows } from '../agent-sweep/rows';
+import { startWorld, type World } from '../agent-sweep/world';
 
 let world: World;
 beforeAll(async () => {

@@ -39,7 +39,7 @@ async function until(ok: () => boolean, ms: number): Promise<boolean> {
 
 /** A sweep of the agent's row, once its first pass has worker generations running. */
 async function sweepUnderWay(args: string[] = []): Promise<{ sweep: Child; started: number[] }> {
-  const sweep = startChild('sweep/agent/crash-sweep.ts', ['--variant', 'agent', ...args]);
+  const sweep = startChild('agent-sweep/crash-sweep.ts', ['--variant', 'agent', ...args]);
   await sweep.waitFor(/clean runs: agent \d+ points/, 120_000);
   let started: number[] = [];
   // The generation at work and the next one, loaded ahead on standby (it polls nothing, prints nothing).

@@ -7,7 +7,7 @@ import { summarize } from '../sweep/judge/counting';
 import { fillCounts } from '../sweep/judge/counts';
 import { formatTable } from '../sweep/report/table';
 import type { RanScenario } from '../sweep/engine/scenario';
-import { selectRows, AGENT_ROWS } from '../sweep/agent/rows';
+import { selectRows, AGENT_ROWS } from '../agent-sweep/rows';
 import { formatRowList } from '../sweep/engine/planning';
 
 const [turn, reply] = AGENT_ROWS;

@@ -7,12 +7,12 @@
 // once (sweep.golden.test.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { agentSuite } from '../sweep/agent/agent-suite';
+import { agentSuite } from '../agent-sweep/agent-suite';
 import { configSuite } from '../sweep/config/config-suite';
 import { WORKER_GROUP, type Row } from '../sweep/judge/counting';
 import { formatTable } from '../sweep/report/table';
 import { runSweep, type SweepReport } from '../sweep/engine/passes';
-import { selectRows, SERVER_GROUP, TRACKER_GROUP, type AgentRow } from '../sweep/agent/rows';
+import { selectRows, SERVER_GROUP, TRACKER_GROUP, type AgentRow } from '../agent-sweep/rows';
 import { ROOT } from './helpers/processes';
 import { firstPassOnly, receiverDeathOf } from '../sweep/faults';
 

@@ -6,10 +6,10 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { agentSuite } from '../sweep/agent/agent-suite';
+import { agentSuite } from '../agent-sweep/agent-suite';
 import { formatTable } from '../sweep/report/table';
 import { runSweep } from '../sweep/engine/passes';
-import { selectRows } from '../sweep/agent/rows';
+import { selectRows } from '../agent-sweep/rows';
 import { ROOT } from './helpers/processes';
 import { goldenRow, tableCells } from './helpers/golden-rows';
 
@@ -31,7 +31,7 @@ describe('crash sweep of the agent loop', () => {
     // One scenario (the first point) is enough to see what goes to stdout, and keeps npm test short.
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'sweep/agent/crash-sweep.ts', '--variant', 'agent', '--scenario', '1'],
+      ['--import', 'tsx', 'agent-sweep/crash-sweep.ts', '--variant', 'agent', '--scenario', '1'],
       { cwd: ROOT },
     );
     const lines = stdout.trimEnd().split('\n');

@@ -5,10 +5,10 @@
 // golden table's, with no error left. Run by `npm run test:full` and by CI.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { agentSuite } from '../sweep/agent/agent-suite';
+import { agentSuite } from '../agent-sweep/agent-suite';
 import { formatTable } from '../sweep/report/table';
 import { runSweep } from '../sweep/engine/passes';
-import { selectRows } from '../sweep/agent/rows';
+import { selectRows } from '../agent-sweep/rows';
 import { formatReruns } from '../sweep/report/json';
 import { ROOT } from './helpers/processes';
 import { goldenRow, tableCells } from './helpers/golden-rows';

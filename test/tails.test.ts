@@ -1,5 +1,5 @@
-// What a scenario repeats of its clean run, by points (sweep/bench/tails.ts): pure logic on a report.
-import { formatTails, sharedTail, tailsOf } from '../sweep/bench/tails';
+// What a scenario repeats of its clean run, by points (sweep/report/tails.ts): pure logic on a report.
+import { formatTails, sharedTail, tailsOf } from '../sweep/report/tails';
 
 const p = (name: string, detail = '') => ({ name, detail });
 const clean = [p('a'), p('b'), p('c', 'x'), p('d'), p('e')];

@@ -1,5 +1,5 @@
 // The sweep's command line: `npx crash-sweep` (`crash-sweep.ts`) and this repository's `npm run sweep`
-// (`sweep/agent/crash-sweep.ts`, which gives it the repository's own table).
+// (`agent-sweep/crash-sweep.ts`, which gives it the repository's own table).
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -371,7 +371,7 @@ export function findConfig(dir: string): string {
 
 /**
  * A table a repository sweeps when no config is named: this repository's own (the agent loop and the
- * designs, `sweep/agent/crash-sweep.ts`). The published command has none: it sweeps a config.
+ * designs, `agent-sweep/crash-sweep.ts`). The published command has none: it sweeps a config.
  */
 export interface SweepTable {
   rows: readonly SuiteRow[];

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Worker } from '@temporalio/worker';
 import type { McpToolbox } from '../../activities/mcp-toolbox';
 import { LINE_PREFIX, parseEventLine, type CrashEvent, type CrashPlan } from '../../sweep/worker/line-protocol';
-import { startWorld, type World } from '../../sweep/agent/world';
+import { startWorld, type World } from '../../agent-sweep/world';
 import { triageTools } from '../../examples/triage/tools';
 import { createAgentWorker } from '../../workers/create-worker';
 import { startChild, type Child } from './processes';
@@ -44,7 +44,7 @@ export interface WorkerChild extends Child {
   waitForEvent(predicate: (e: CrashEvent) => boolean, timeoutMs?: number): Promise<CrashEvent>;
 }
 
-/** Starts `sweep/agent/worker-main.ts` as a child process; `plan` parks the named workflows. */
+/** Starts `agent-sweep/worker-main.ts` as a child process; `plan` parks the named workflows. */
 export function startWorkerChild(
   system: System,
   taskQueue: string,
@@ -64,7 +64,7 @@ export function startWorkerChild(
     writeFileSync(file, JSON.stringify(plan));
     env.CRASH_PLAN = file;
   }
-  const child = startChild('sweep/agent/worker-main.ts', [], env);
+  const child = startChild('agent-sweep/worker-main.ts', [], env);
   const events = () =>
     child
       .output()

@@ -1,11 +1,11 @@
 // The machine's limit: clean runs per second with no kill at all, and their CPU.
-import { agentGenerationEnv, runOptions } from '../agent/agent-suite';
-import { suiteRun } from '../engine/batch';
-import { Generation } from '../engine/generation';
-import { newScenario } from '../engine/scenario';
-import { cpuSeconds, treeCpuSeconds } from '../engine/timings';
-import type { AgentRow } from '../agent/rows';
-import type { World } from '../agent/world';
+import { agentGenerationEnv, runOptions } from '../agent-sweep/agent-suite';
+import { suiteRun } from '../sweep/engine/batch';
+import { Generation } from '../sweep/engine/generation';
+import { newScenario } from '../sweep/engine/scenario';
+import { cpuSeconds, treeCpuSeconds } from '../sweep/engine/timings';
+import type { AgentRow } from '../agent-sweep/rows';
+import type { World } from '../agent-sweep/world';
 
 /** What {@link measureLimit} found. */
 export interface Limit {

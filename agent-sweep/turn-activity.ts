@@ -1,12 +1,12 @@
 // The `runTurn` activity of the sweep's "save once per turn" design (designs.ts): registered by the
 // sweep's worker beside the agent loop's activities, never by the loop's own.
-import { key } from '../../common/key';
-import { reachTracker } from '../../tracker/client';
-import { callTrackerTool } from '../../tracker/tools';
-import { point, turnOf } from '../../activities/context';
-import { asActivityError, refused } from '../../activities/errors';
-import type { ModelProvider } from '../../activities/model';
-import type { ChatMessage, ModelRequest } from '../../workflows/types';
+import { key } from '../common/key';
+import { reachTracker } from '../tracker/client';
+import { callTrackerTool } from '../tracker/tools';
+import { point, turnOf } from '../activities/context';
+import { asActivityError, refused } from '../activities/errors';
+import type { ModelProvider } from '../activities/model';
+import type { ChatMessage, ModelRequest } from '../workflows/types';
 
 /** Input of a whole-turn activity. */
 export interface TurnRequest {

@@ -2,21 +2,21 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
-import { runMain } from '../../common/cli';
-import { connectTemporal } from '../../common/temporal-connection';
+import { runMain } from '../common/cli';
+import { connectTemporal } from '../common/temporal-connection';
 import { agentSuite } from './agent-suite';
-import { formatTable } from '../report/table';
-import { runSweep } from '../engine/passes';
-import type { Scenario } from '../engine/scenario';
+import { formatTable } from '../sweep/report/table';
+import { runSweep } from '../sweep/engine/passes';
+import type { Scenario } from '../sweep/engine/scenario';
 import { selectRows } from './rows';
-import { serverDeathOf } from '../faults';
+import { serverDeathOf } from '../sweep/faults';
 
 /**
  * Where the histories of today's code go. Its sibling folders keep those of older code, frozen, so
  * that a `patched()` change stays tested against the runs it was made for; `test/replay.test.ts`
  * replays every one of them against the current code.
  */
-export const HISTORIES_DIR = path.join(__dirname, '..', '..', 'testdata', 'histories', 'current');
+export const HISTORIES_DIR = path.join(__dirname, '..', 'testdata', 'histories', 'current');
 
 /** The points whose kill leaves the most to settle: a write in doubt, a question, an approval, a turn. */
 const TELLING = [

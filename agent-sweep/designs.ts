@@ -1,13 +1,13 @@
 // The five designs the sweep compares with the agent loop, from saving once per turn to keys and
-// markers: workflow code of the sweep's own, run by its worker beside the loop (sweep/agent/workflows.ts).
+// markers: workflow code of the sweep's own, run by its worker beside the loop (agent-sweep/workflows.ts).
 import { ApplicationFailure, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { AgentActivities } from '../../activities';
-import { attemptTool, inlineText } from '../../workflows/outcome';
-import { personQuestions } from '../../workflows/questions';
-import { pendingQuery } from '../../workflows/signals';
-import { toolsForModel } from '../../workflows/tools';
-import type { ChatMessage, RunTimeouts, ToolCall } from '../../workflows/types';
-import { TRACKER_TOOL_SPECS } from '../../tracker/tool-specs';
+import type { AgentActivities } from '../activities';
+import { attemptTool, inlineText } from '../workflows/outcome';
+import { personQuestions } from '../workflows/questions';
+import { pendingQuery } from '../workflows/signals';
+import { toolsForModel } from '../workflows/tools';
+import type { ChatMessage, RunTimeouts, ToolCall } from '../workflows/types';
+import { TRACKER_TOOL_SPECS } from '../tracker/tool-specs';
 import type { TurnActivities } from './turn-activity';
 
 /**

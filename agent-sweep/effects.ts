@@ -1,8 +1,8 @@
 // Counts a run's writes in the tracker, one expected effect at a time, by the key each write carries.
-import { traceLine } from '../../tracker/tools';
-import { key } from '../../common/key';
-import type { Store } from '../../tracker/store';
-import type { Counts } from '../judge/counts';
+import { traceLine } from '../tracker/tools';
+import { key } from '../common/key';
+import type { Store } from '../tracker/store';
+import type { Counts } from '../sweep/judge/counts';
 
 /** One write the scripted run means to make: an issue, or a comment on the issue another call made. */
 export interface ExpectedEffect {

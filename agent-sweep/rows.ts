@@ -3,11 +3,11 @@ import type { Duration } from '@temporalio/common';
 import type { Design } from './designs';
 import type { ExpectedEffect } from './effects';
 import type { PersonMode } from './person';
-import type { RunTimeouts } from '../../workflows/types';
+import type { RunTimeouts } from '../workflows/types';
 import { MCP_SERVER_NAMES } from './mcp-host';
-import type { SuiteRow } from '../engine/suite';
-import { pickRows } from '../engine/planning';
-import { commaList } from '../../common/cli';
+import type { SuiteRow } from '../sweep/engine/suite';
+import { pickRows } from '../sweep/engine/planning';
+import { commaList } from '../common/cli';
 import {
   activityOperation,
   cancel,
@@ -22,11 +22,11 @@ import {
   type ActivityOperation,
   type Lost,
   type ServerDeath,
-} from '../faults';
+} from '../sweep/faults';
 import type { TrackerName, TrackerPoint } from './world';
-import { SERVER_DIES_WORKFLOW_TASK_TIMEOUT } from '../engine/timeouts';
-import { TRIAGE_TOOL_NAMES } from '../../examples/triage/tools';
-import { LONG_TASK, type FickleIds } from '../../model/script';
+import { SERVER_DIES_WORKFLOW_TASK_TIMEOUT } from '../sweep/engine/timeouts';
+import { TRIAGE_TOOL_NAMES } from '../examples/triage/tools';
+import { LONG_TASK, type FickleIds } from '../model/script';
 import { SERVER_DIES_TIMEOUTS, SWEEP_MCP_TIMEOUTS } from './timeouts';
 
 /** What every run of a variant gets from the sweep. */

@@ -2,7 +2,7 @@
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import { callDigest } from '../../workflows/digest';
+import { callDigest } from '../workflows/digest';
 
 /** A tool call the run scheduled as approved: its call id, and the digest of the approval it carries. */
 export interface ApprovedCall {

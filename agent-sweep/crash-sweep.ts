@@ -1,7 +1,7 @@
 // `npm run sweep`: the sweep's command line with this repository's own table as what it sweeps when no
 // config is named: the agent loop and the five designs, under every fault of their rows.
-import { runMain } from '../../common/cli';
-import { crashSweep, exitStatusOf, type SweepTable } from '../cli/command';
+import { runMain } from '../common/cli';
+import { crashSweep, exitStatusOf, type SweepTable } from '../sweep/cli/command';
 import { agentSuite } from './agent-suite';
 import { AGENT_ROWS, type AgentRow } from './rows';
 

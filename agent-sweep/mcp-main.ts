@@ -1,7 +1,7 @@
 // The tracker's MCP server under a crash harness: dies at a write's `mcp.accepted` the first time it gets there.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { setCrashHook } from '../../common/crash-points';
-import { LINE_PREFIX, type CrashEvent } from '../worker/line-protocol';
+import { setCrashHook } from '../common/crash-points';
+import { LINE_PREFIX, type CrashEvent } from '../sweep/worker/line-protocol';
 
 /**
  * The tracker's MCP server (`mcp/server.ts`, same flags, stdio or HTTP) under a crash harness: each
@@ -28,7 +28,7 @@ export interface McpCrashPlan {
 
 const planFile = process.env.MCP_CRASH_PLAN;
 if (!planFile) {
-  console.error('MCP_CRASH_PLAN is not set: it names the crash plan of this MCP server (see sweep/agent/mcp-main.ts)');
+  console.error('MCP_CRASH_PLAN is not set: it names the crash plan of this MCP server (see agent-sweep/mcp-main.ts)');
   process.exit(2);
 }
 const plan = JSON.parse(readFileSync(planFile, 'utf8')) as McpCrashPlan;
@@ -51,13 +51,13 @@ function serve(): void {
   faulted = new Set(existsSync(plan.stateFile) ? readFileSync(plan.stateFile, 'utf8').split('\n').filter(Boolean) : []);
   // The server itself, with this process's hook installed: loaded now, so it starts now.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  require('../../mcp/server');
+  require('../mcp/server');
 }
 
 if (process.env.MCP_STANDBY === '1') {
   // Loaded ahead (without starting the server), so that serving starts fast after the signal.
   /* eslint-disable @typescript-eslint/no-require-imports */
-  require('../../mcp/tracker-server');
+  require('../mcp/tracker-server');
   require('@modelcontextprotocol/sdk/server/streamableHttp.js');
   require('@modelcontextprotocol/sdk/server/stdio.js');
   /* eslint-enable @typescript-eslint/no-require-imports */

@@ -4,7 +4,7 @@ import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter, StorageDriverClaim, type Payload } from '@temporalio/common';
 import { decodeReferencePayload, isReferencePayload } from '@temporalio/common/lib/internal-non-workflow';
 import type { temporal } from '@temporalio/proto';
-import type { LocalStorageDriver } from '../../store/local-driver';
+import type { LocalStorageDriver } from '../store/local-driver';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 

@@ -2,15 +2,15 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { McpCrashPlan } from './mcp-main';
-import { ReceiverHost } from '../hosts/receiver-host';
+import { ReceiverHost } from '../sweep/hosts/receiver-host';
 
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = path.resolve(__dirname, '..');
 
 /** The names of the sweep's two MCP servers, one per tracker, in the workers' MCP configuration. */
 export const MCP_SERVER_NAMES = { keyed: 'tracker-keyed', keyless: 'tracker-keyless' } as const;
 
 /**
- * The sweep's MCP server for one tracker: `sweep/agent/mcp-main.ts` over Streamable HTTP, which parks
+ * The sweep's MCP server for one tracker: `agent-sweep/mcp-main.ts` over Streamable HTTP, which parks
  * every write the first time the tracker accepts it (`parked` holds them by the call's key). The
  * harness SIGKILLs it when it chooses and starts the next one on the same port (see {@link ReceiverHost}).
  */
@@ -22,7 +22,7 @@ export class McpHost extends ReceiverHost {
       args: (port) => [
         '--import',
         'tsx',
-        path.join(ROOT, 'sweep', 'agent', 'mcp-main.ts'),
+        path.join(ROOT, 'agent-sweep', 'mcp-main.ts'),
         '--port',
         String(port),
         '--tracker',

@@ -1,17 +1,17 @@
 // The agent's worker process under the sweep: the agent worker with the crash hook.
 import { readFileSync } from 'node:fs';
-import { McpToolbox } from '../../activities/mcp-toolbox';
-import { runMain } from '../../common/cli';
-import { configFromEnv } from '../../common/config';
-import { dataConverterFromEnv } from '../../common/payload-codec';
-import { loadMcpConfig } from '../../activities/mcp-config';
-import { trackerFromEnv } from '../../tracker/config';
-import { triageTools } from '../../examples/triage/tools';
-import { openAiModel } from '../../activities/model';
-import { AGENT_POINTS, createAgentWorker } from '../../workers/create-worker';
-import { crashSweepPlugin } from '../plugin';
+import { McpToolbox } from '../activities/mcp-toolbox';
+import { runMain } from '../common/cli';
+import { configFromEnv } from '../common/config';
+import { dataConverterFromEnv } from '../common/payload-codec';
+import { loadMcpConfig } from '../activities/mcp-config';
+import { trackerFromEnv } from '../tracker/config';
+import { triageTools } from '../examples/triage/tools';
+import { openAiModel } from '../activities/model';
+import { AGENT_POINTS, createAgentWorker } from '../workers/create-worker';
+import { crashSweepPlugin } from '../sweep/plugin';
 import { turnActivities } from './turn-activity';
-import { runCrashWorker } from '../worker/crash-worker';
+import { runCrashWorker } from '../sweep/worker/crash-worker';
 
 /**
  * The agent's worker process under the sweep (see `runCrashWorker` for what every generation does).

@@ -1,13 +1,13 @@
 // A tracker process the sweep kills: started on its SQLite file, killed at its points and started again on its port.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ReceiverHost } from '../hosts/receiver-host';
+import { ReceiverHost } from '../sweep/hosts/receiver-host';
 import type { TrackerCrashPlan } from './tracker-main';
 
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = path.resolve(__dirname, '..');
 
 /**
- * A tracker as a process of its own under the harness: `sweep/agent/tracker-main.ts` on `DIR/NAME.db`,
+ * A tracker as a process of its own under the harness: `agent-sweep/tracker-main.ts` on `DIR/NAME.db`,
  * which holds each write the first time it reaches `point` (`parked` holds them by the run's repo). The
  * harness SIGKILLs it when it chooses and starts the next one on the same file, behind a proxy that
  * keeps its port (see {@link ReceiverHost}).
@@ -24,7 +24,7 @@ export class TrackerHost extends ReceiverHost {
       args: (port) => [
         '--import',
         'tsx',
-        path.join(ROOT, 'sweep', 'agent', 'tracker-main.ts'),
+        path.join(ROOT, 'agent-sweep', 'tracker-main.ts'),
         '--port',
         String(port),
         '--db',

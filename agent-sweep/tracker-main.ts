@@ -1,9 +1,9 @@
 // The tracker under a crash harness: holds each write at `received` or `committed` until the harness kills it.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { buildTracker } from '../../tracker/app';
-import { Store } from '../../tracker/store';
-import { LINE_PREFIX, type CrashEvent } from '../worker/line-protocol';
+import { buildTracker } from '../tracker/app';
+import { Store } from '../tracker/store';
+import { LINE_PREFIX, type CrashEvent } from '../sweep/worker/line-protocol';
 
 /**
  * The tracker as its own process under a crash harness: each write, the first time
@@ -26,7 +26,7 @@ export interface TrackerCrashPlan {
 const planFile = process.env.TRACKER_CRASH_PLAN;
 if (!planFile) {
   console.error(
-    'TRACKER_CRASH_PLAN is not set: it names the crash plan of this tracker (see sweep/agent/tracker-main.ts)',
+    'TRACKER_CRASH_PLAN is not set: it names the crash plan of this tracker (see agent-sweep/tracker-main.ts)',
   );
   process.exit(2);
 }

@@ -1,14 +1,14 @@
 // `npm run bench`: how close the sweep comes to the machine's limit, measured in one run.
 import { readFileSync } from 'node:fs';
 import { Worker } from '@temporalio/worker';
-import { parseCommandLine, runMain, UsageError } from '../../common/cli';
-import { agentSuite } from '../agent/agent-suite';
-import { measureLimit, type Limit } from './limit';
-import { runSweep, type SweepReport } from '../engine/passes';
-import { forkGainBound, formatTimings } from '../engine/timings';
-import { selectRows } from '../agent/rows';
-import { startWorld, type World } from '../agent/world';
-import { targetLines } from './targets';
+import { parseCommandLine, runMain, UsageError } from '../common/cli';
+import { agentSuite } from '../agent-sweep/agent-suite';
+import { measureLimit, type Limit } from './clean-run-limit';
+import { runSweep, type SweepReport } from '../sweep/engine/passes';
+import { forkGainBound, formatTimings } from '../sweep/engine/timings';
+import { selectRows } from '../agent-sweep/rows';
+import { startWorld, type World } from '../agent-sweep/world';
+import { targetLines } from './sweep-targets';
 import os from 'node:os';
 
 const USAGE = 'npm run bench -- [--runs N] [--skip-full]';

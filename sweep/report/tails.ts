@@ -1,11 +1,11 @@
-// `npx tsx sweep/bench/tails.ts REPORT.json`: how much of each scenario's run repeats its clean run, by
+// `npx tsx sweep/report/tails.ts REPORT.json`: how much of each scenario's run repeats its clean run, by
 // point, read from a sweep's `--json` report. The measure behind the sweep's speed by design
 // (docs/forking.md): a scenario pays for its prefix (the points before its kill, which the clean run
 // passed too) and for its restart, whose last points repeat the clean run's last points call for
 // call once the run is back on the clean run's path. What repeats is what a sweep that forks from
 // the clean run and counts its tail from records would not run again.
 import { readFileSync } from 'node:fs';
-import type { JsonReport } from '../report/json';
+import type { JsonReport } from './json';
 
 /** A point as a report keeps it. */
 interface Point {
@@ -89,7 +89,7 @@ export function formatTails(tails: readonly RowTails[]): string {
 if (require.main === module) {
   const file = process.argv[2];
   if (!file) {
-    console.error('usage: npx tsx sweep/bench/tails.ts REPORT.json (a sweep --json report)');
+    console.error('usage: npx tsx sweep/report/tails.ts REPORT.json (a sweep --json report)');
     process.exit(2);
   }
   const report = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;

@@ -1,11 +1,11 @@
 // The scripted person: approves calls and answers "did it happen?" from the tracker's records (or wrongly, or denies).
 import type { Client } from '@temporalio/client';
-import { key } from '../../common/key';
-import { traceLine } from '../../tracker/tools';
-import type { Store } from '../../tracker/store';
-import { splitQuestionId } from '../../workflows/questions';
-import { approveSignal, resolveSignal } from '../../workflows/signals';
-import type { CrashEvent } from '../worker/line-protocol';
+import { key } from '../common/key';
+import { traceLine } from '../tracker/tools';
+import type { Store } from '../tracker/store';
+import { splitQuestionId } from '../workflows/questions';
+import { approveSignal, resolveSignal } from '../workflows/signals';
+import type { CrashEvent } from '../sweep/worker/line-protocol';
 
 /**
  * How the person answers: `truthful` approves every call and answers "did it happen?" from the

@@ -6,26 +6,26 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { build } from 'esbuild';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
-import { buildModelServer } from '../../model/app';
-import type { FickleIds } from '../../model/script';
-import { buildTracker, type TrackerOptions } from '../../tracker/app';
-import { SlowCommits } from '../faults';
-import { Store } from '../../tracker/store';
-import { workflowSources } from '../../workers/create-worker';
-import { AGENT_SEARCH_ATTRIBUTES } from '../../common/search-attributes';
-import { ensureSearchAttributes } from '../../workers/search-attributes';
+import { buildModelServer } from '../model/app';
+import type { FickleIds } from '../model/script';
+import { buildTracker, type TrackerOptions } from '../tracker/app';
+import { SlowCommits } from '../sweep/faults';
+import { Store } from '../tracker/store';
+import { workflowSources } from '../workers/create-worker';
+import { AGENT_SEARCH_ATTRIBUTES } from '../common/search-attributes';
+import { ensureSearchAttributes } from '../workers/search-attributes';
 import { MCP_SERVER_NAMES, McpHost } from './mcp-host';
 import type { TrackerCrashPlan } from './tracker-main';
 import { TrackerHost } from './tracker-host';
-import { PartitionProxy } from '../hosts/partition-proxy';
-import type { Lost } from '../faults';
-import { startServer, type ServerOptions, type SweepServer, type TemporalHost } from '../hosts/sweep-server';
+import { PartitionProxy } from '../sweep/hosts/partition-proxy';
+import type { Lost } from '../sweep/faults';
+import { startServer, type ServerOptions, type SweepServer, type TemporalHost } from '../sweep/hosts/sweep-server';
 import { PARTITION, SLOW_RECEIVER } from './timeouts';
 
 /** The workflows module of the sweep's agent worker: the loop and the designs (`workflows.ts`). Resolved when asked. */
 export const sweepWorkflowsPath = (): string => require.resolve('./workflows');
 
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = path.resolve(__dirname, '..');
 
 /** A tracker of the sweep's world. */
 export interface WorldTracker {
@@ -158,7 +158,7 @@ async function listen(app: FastifyInstance): Promise<string> {
 async function buildWorkerScript(): Promise<string> {
   const outfile = path.join(ROOT, '.sweep', `worker-${process.pid}-${Date.now()}.js`);
   await build({
-    entryPoints: [path.join(ROOT, 'sweep', 'agent', 'worker-main.ts')],
+    entryPoints: [path.join(ROOT, 'agent-sweep', 'worker-main.ts')],
     outfile,
     bundle: true,
     platform: 'node',

@@ -262,6 +262,14 @@ export default tseslint.config(
     ),
   },
   {
+    // The ground floor: every room builds on common/, so it builds on none of them.
+    files: ['common/**/*.ts'],
+    rules: importRule([
+      '^\\.\\./',
+      'common/ is the ground floor: it imports no other folder of the repository (a module that needs one belongs above it)',
+    ]),
+  },
+  {
     // The engine's coordinators stay short: a function that grows past a screen is split by what it does.
     files: ['sweep/engine/**/*.ts'],
     rules: { 'max-lines-per-function': ['error', { max: 80 }] },

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { McpToolbox } from '../activities/mcp-toolbox';
 import { runMain } from '../common/cli';
 import { configFromEnv } from '../common/config';
-import { dataConverterFromEnv } from '../common/payload-codec';
+import { dataConverterFromEnv } from '../store/data-converter';
 import { loadMcpConfig } from '../activities/mcp-config';
 import { trackerFromEnv } from '../tracker/config';
 import { triageTools } from '../examples/triage/tools';

@@ -2,7 +2,7 @@
 import { Client, WorkflowNotFoundError, type Connection, type WorkflowHandle } from '@temporalio/client';
 import { configFromEnv } from '../common/config';
 import { connectTemporal } from '../common/temporal-connection';
-import { dataConverterFromEnv } from '../common/payload-codec';
+import { dataConverterFromEnv } from '../store/data-converter';
 import type { agentWorkflow } from '../workflows/agent';
 import { WAITING_MEMO } from '../workflows/signals';
 import type { WaitingState } from '../workflows/types';

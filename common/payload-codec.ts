@@ -1,9 +1,8 @@
 // The payload codec that seals every payload with AES-256-GCM when TEMPORAL_PAYLOAD_KEY is set.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { ExternalStorage, Payload, PayloadCodec } from '@temporalio/common';
+import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { commaList } from './cli';
-import { externalStorageFromEnv } from '../store/external-storage';
 
 /**
  * Encrypts every payload the worker and the clients send to Temporal (workflow inputs and results,
@@ -118,23 +117,4 @@ export function codecFromEnv(env: NodeJS.ProcessEnv = process.env): AesGcmCodec 
  */
 export function sealedFailuresPath(): string {
   return require.resolve('./failure-converter');
-}
-
-/**
- * The data converter for a worker or a client: when a key is set, the codec, and the failure
- * converter that moves a failure's message and stack trace into a payload the codec seals (else they
- * stay plain text in history); when `AGENT_PAYLOAD_DIR` is set, the payload store (External Storage
- * on the local driver) that keeps large payloads and the conversation out of history. With neither,
- * the SDK's defaults.
- */
-export function dataConverterFromEnv(
-  env: NodeJS.ProcessEnv = process.env,
-): { payloadCodecs?: PayloadCodec[]; failureConverterPath?: string; externalStorage?: ExternalStorage } | undefined {
-  const codec = codecFromEnv(env);
-  const storage = externalStorageFromEnv(env);
-  if (!codec && !storage) return undefined;
-  return {
-    ...(codec ? { payloadCodecs: [codec], failureConverterPath: sealedFailuresPath() } : {}),
-    ...(storage ? { externalStorage: storage } : {}),
-  };
 }

@@ -32,6 +32,7 @@ export {
   type ResetRecord,
 } from '../common/operations';
 export { configFromEnv, DEFAULT_TASK_QUEUE, type AgentConfig } from '../common/config';
-export { dataConverterFromEnv, PayloadKeyError } from '../common/payload-codec';
+export { PayloadKeyError } from '../common/payload-codec';
+export { dataConverterFromEnv } from '../store/data-converter';
 export { parseDuration } from '../common/duration';
 export { SIGNAL_FIELD_CAPS } from '../workflows/signal-input';

@@ -9,7 +9,7 @@ import { toJson } from '../codec/app';
 import { temporal } from '@temporalio/proto';
 import type { Worker } from '@temporalio/worker';
 import { findTemporalCli } from '../common/temporal-cli';
-import { dataConverterFromEnv } from '../common/payload-codec';
+import { dataConverterFromEnv } from '../store/data-converter';
 import { createAgentWorker } from '../workers/create-worker';
 import { freePort, startChild, ROOT, type Child } from './helpers/processes';
 import { startRun } from './helpers/runs';

@@ -144,6 +144,13 @@ describe("the rules between the sweep's rooms and the app", () => {
     expect(await importing('../engine/passes', 'runSweep', 'sweep/cli/lint-example.ts')).toEqual([]);
   });
 
+  test('common/ is the ground floor: it imports no other folder', async () => {
+    expect(await importing('../store/external-storage', 'externalStorageFromEnv', 'common/lint-example.ts')).toEqual(
+      refused(/common\/ is the ground floor/),
+    );
+    expect(await importing('./payload-codec', 'codecFromEnv', 'common/lint-example.ts')).toEqual([]);
+  });
+
   test("the library's own folders (the entry points, the activities, the worker, the store, the client) import none of the demo", async () => {
     expect(await importing('../tracker/tools', 'callTrackerTool', 'activities/lint-example.ts')).toEqual(
       refused(/the library knows no demo/),

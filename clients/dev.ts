@@ -6,7 +6,8 @@ import { closeOnSignal, runMain } from '../common/cli';
 import { waitForPort } from '../common/free-port';
 import { buildCodecServer } from '../codec/app';
 import { codecFromEnv } from '../common/payload-codec';
-import { devServerSearchAttributeFlags } from '../common/search-attributes';
+import { AGENT_SEARCH_ATTRIBUTES } from '../common/search-attributes';
+import { spawnDevServer } from '../common/dev-server';
 import { findTemporalCli, NoTemporalCliError } from '../common/temporal-cli';
 import { buildModelServer } from '../model/app';
 import { buildTracker } from '../tracker/app';
@@ -51,23 +52,15 @@ async function main(): Promise<void> {
     stops.push(() => codecApp.close());
   }
 
-  const server = spawn(
-    cli,
-    [
-      'server',
-      'start-dev',
-      '--port',
-      String(TEMPORAL_PORT),
-      '--ui-port',
-      String(UI_PORT),
-      '--db-filename',
-      path.join(dir, 'temporal.db'),
-      '--log-level',
-      'error',
-      ...devServerSearchAttributeFlags(),
-      ...(codecUrl ? ['--ui-codec-endpoint', codecUrl] : []),
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
+  const server = spawnDevServer(
+    {
+      port: TEMPORAL_PORT,
+      uiPort: UI_PORT,
+      dbFile: path.join(dir, 'temporal.db'),
+      searchAttributes: AGENT_SEARCH_ATTRIBUTES,
+      flags: codecUrl ? ['--ui-codec-endpoint', codecUrl] : [],
+    },
+    'inherit',
   );
   stops.push(async () => void server.kill('SIGTERM'));
   process.once('exit', () => server.kill('SIGTERM')); // even if shutdown is cut short

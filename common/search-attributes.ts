@@ -1,6 +1,5 @@
 // The search attributes an agent run keeps, so the server finds the runs that wait for a person.
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { searchAttributeFlags } from './search-attribute-flags';
 
 /**
  * The search attributes an agent run keeps up to date, so that the server (the Web UI's filter,
@@ -21,7 +20,3 @@ export const WAITING_NONE = 'none';
 /** The visibility query that lists the runs waiting for a person. */
 export const WAITING_FOR_A_PERSON = `${AGENT_WAITING.name} IN ("approval", "question")`;
 
-/** The dev server's flags that register the attributes when it starts (`temporal server start-dev`). */
-export function devServerSearchAttributeFlags(): string[] {
-  return searchAttributeFlags(AGENT_SEARCH_ATTRIBUTES);
-}

@@ -1,5 +1,6 @@
 // What a run publishes about itself, as pure functions: search attributes and the Web UI's current details.
-import { AGENT_PENDING_CALLS, AGENT_WAITING, devServerSearchAttributeFlags } from '../common/search-attributes';
+import { AGENT_PENDING_CALLS, AGENT_SEARCH_ATTRIBUTES, AGENT_WAITING } from '../common/search-attributes';
+import { devServerArgs } from '../common/dev-server';
 import type { CallRecord, OpenItem } from '../workflows/types';
 import { currentDetails, waitingAttributes } from '../workflows/visibility';
 
@@ -58,7 +59,8 @@ test('current details give the command that answers each wait, what the run does
 });
 
 test('the dev server registers both attributes as keyword lists', () => {
-  expect(devServerSearchAttributeFlags()).toEqual([
+  const args = devServerArgs({ port: 7233, searchAttributes: AGENT_SEARCH_ATTRIBUTES });
+  expect(args.slice(args.indexOf('--search-attribute'))).toEqual([
     '--search-attribute',
     'AgentWaiting=KeywordList',
     '--search-attribute',

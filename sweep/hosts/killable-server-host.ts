@@ -1,11 +1,10 @@
 // A Temporal dev server on a file of its own, which the sweep SIGKILLs and starts again on its file and port.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import net from 'node:net';
 import path from 'node:path';
 import { Client, type Connection } from '@temporalio/client';
-import { devServerExecutable } from '../../common/temporal-cli';
-import { searchAttributeFlags, type AnySearchAttributeKey } from '../../common/search-attribute-flags';
+import { canConnect, spawnDevServer, waitForDevServer } from '../../common/dev-server';
+import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
 import { cpuSeconds } from '../engine/timings';
 import { freePort } from '../../common/free-port';
 import { connectTemporal } from '../../common/temporal-connection';
@@ -137,28 +136,20 @@ export class KillableServerHost implements BatchTemporal {
   }
 
   private async spawn(): Promise<void> {
-    const args = [
-      'server',
-      'start-dev',
-      '--db-filename',
-      this.dbFile,
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(this.port),
-      '--headless',
-      '--log-level',
-      'error',
-      // As the sweep's trackers: a commit is in the file (the OS's cache) when the server answers, which
-      // any process kill leaves intact; only the WAL's checkpoints wait for the disk (not a power cut).
-      '--sqlite-pragma',
-      'journal_mode=wal',
-      '--sqlite-pragma',
-      'synchronous=normal',
-      ...searchAttributeFlags(this.searchAttributes),
-      ...sweepDevServerFlags(this.preciseTimers),
-    ];
-    const proc = spawn(devServerExecutable().path, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const proc = spawnDevServer({
+      port: this.port,
+      dbFile: this.dbFile,
+      searchAttributes: this.searchAttributes,
+      flags: [
+        // As the sweep's trackers: a commit is in the file (the OS's cache) when the server answers, which
+        // any process kill leaves intact; only the WAL's checkpoints wait for the disk (not a power cut).
+        '--sqlite-pragma',
+        'journal_mode=wal',
+        '--sqlite-pragma',
+        'synchronous=normal',
+        ...sweepDevServerFlags(this.preciseTimers),
+      ],
+    });
     this.proc = proc;
     // A sweep that exits without closing (an uncaught error, an interrupt) takes its server with it.
     endWithSweep(proc);
@@ -183,27 +174,8 @@ export class KillableServerHost implements BatchTemporal {
   }
 
   private async until(what: string, ok: () => Promise<boolean>): Promise<void> {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const proc = this.proc;
-      if (!proc || proc.exitCode !== null || proc.signalCode !== null)
-        throw new Error(`the Temporal dev server on ${this.dbFile} exited as it started:\n${this.log}`);
-      if (await ok()) return;
-      if (Date.now() > deadline)
-        throw new Error(`the Temporal dev server on ${this.dbFile} did not ${what} within 60 s:\n${this.log}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    const proc = this.proc;
+    if (!proc) throw new Error(`the Temporal dev server on ${this.dbFile} is not running`);
+    await waitForDevServer(proc, what, ok, { log: () => `${this.dbFile}\n${this.log}` });
   }
-}
-
-/** Whether something accepts TCP connections on the port. */
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }

@@ -19,4 +19,3 @@ export const WAITING_NONE = 'none';
 
 /** The visibility query that lists the runs waiting for a person. */
 export const WAITING_FOR_A_PERSON = `${AGENT_WAITING.name} IN ("approval", "question")`;
-

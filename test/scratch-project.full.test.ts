@@ -163,7 +163,9 @@ beforeAll(async () => {
 test("the installed package holds none of this repository's demo: no tracker, model server, MCP server or example", () => {
   const installed = path.join(dir, 'node_modules', 'crash-safe-agent');
   const files = (readdirSync(installed, { recursive: true }) as string[]).map((f) => f.split(path.sep).join('/'));
-  const demo = files.filter((f) => /(^|\/)(tracker|model|mcp|examples)\//.test(f) || /^dist\/(agent-sweep|bench)\//.test(f));
+  const demo = files.filter(
+    (f) => /(^|\/)(tracker|model|mcp|examples)\//.test(f) || /^dist\/(agent-sweep|bench)\//.test(f),
+  );
   expect(demo).toEqual([]);
   expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
 });

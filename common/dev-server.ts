@@ -1,6 +1,5 @@
 // One way to start a Temporal dev server: `temporal server start-dev` as a process of ours, and waiting until it serves.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import net from 'node:net';
 import { devServerExecutable } from './temporal-cli';
 import { searchAttributeFlags, type AnySearchAttributeKey } from './search-attribute-flags';
 
@@ -82,16 +81,4 @@ export async function waitForDevServer(
       throw new Error(`the Temporal dev server did not ${what} within ${withinMs / 1000} s:\n${log()}`);
     await new Promise((r) => setTimeout(r, 10));
   }
-}
-
-/** Whether something accepts TCP connections on the port of 127.0.0.1. */
-export function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }

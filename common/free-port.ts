@@ -37,18 +37,23 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   throw new Error(`no free port between ${low} and ${high} on ${host}`);
 }
 
+/** Whether something accepts TCP connections on `port` of 127.0.0.1. */
+export function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 /** Resolves once something listens on `port` of 127.0.0.1; throws after `timeoutMs`. */
 export async function waitForPort(port: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (ok) return;
+    if (await canConnect(port)) return;
     if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -1,5 +1,6 @@
 // The processes a sweep starts end with it: its worker generations, receivers and Temporal servers.
 import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 
 const running = new Set<ChildProcess>();
 let hooked = false;
@@ -18,4 +19,12 @@ export function endWithSweep(proc: ChildProcess): void {
   }
   running.add(proc);
   proc.once('exit', () => running.delete(proc));
+}
+
+/** SIGKILLs `proc`, if it still runs, and resolves once it is gone. */
+export async function killAndWait(proc: ChildProcess | null): Promise<void> {
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = once(proc, 'exit');
+  proc.kill('SIGKILL');
+  await exited;
 }

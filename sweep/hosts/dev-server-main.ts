@@ -1,9 +1,9 @@
 // The child process that hosts the sweep's Temporal dev server (its parent side is dev-server-host.ts), with its banner kept off the sweep's stdout.
-import { once } from 'node:events';
-import { canConnect, spawnDevServer, waitForDevServer } from '../../common/dev-server';
-import { freePort } from '../../common/free-port';
+import { spawnDevServer, waitForDevServer } from '../../common/dev-server';
+import { canConnect, freePort } from '../../common/free-port';
 import { connectTemporal } from '../../common/temporal-connection';
 import { sweepDevServerFlags } from './killable-server-host';
+import { killAndWait } from './children';
 import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
 
 /**
@@ -31,11 +31,7 @@ async function main(): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    if (server.exitCode === null && server.signalCode === null) {
-      const exited = once(server, 'exit');
-      server.kill('SIGKILL');
-      await exited;
-    }
+    await killAndWait(server);
     process.exit(0);
   };
   process.on('message', (m) => m === 'stop' && void stop());

@@ -3,10 +3,10 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { Client, type Connection } from '@temporalio/client';
-import { canConnect, spawnDevServer, waitForDevServer } from '../../common/dev-server';
+import { spawnDevServer, waitForDevServer } from '../../common/dev-server';
+import { canConnect, freePort } from '../../common/free-port';
 import type { AnySearchAttributeKey } from '../../common/search-attribute-flags';
 import { cpuSeconds } from '../engine/timings';
-import { freePort } from '../../common/free-port';
 import { connectTemporal } from '../../common/temporal-connection';
 import { endWithSweep } from './children';
 

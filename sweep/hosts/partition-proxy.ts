@@ -2,6 +2,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readAll, relay } from './http-relay';
 
 /** What the network loses: the request on its way to the receiver, or the receiver's reply on its way back. */
 export type Lost = 'request' | 'reply';
@@ -79,12 +80,12 @@ export class PartitionProxy {
       this.partitioned.add(repo);
       this.hold(repo, res);
       // The answer, if the receiver is reached at all, goes nowhere.
-      if (this.lost === 'reply') await this.pass(req, body).catch(() => null);
+      if (this.lost === 'reply') await relay(this.upstream, req, body).catch(() => null);
       this.watchers.get(repo)?.();
       return;
     }
     try {
-      const answer = await this.pass(req, body);
+      const answer = await relay(this.upstream, req, body);
       // The whole answer was read: it goes back with its length, not in the receiver's chunks.
       const { 'transfer-encoding': _chunked, ...headers } = answer.headers;
       res.writeHead(answer.status, { ...headers, 'content-length': String(answer.body.length) });
@@ -115,27 +116,6 @@ export class PartitionProxy {
   private heal(repo: string): void {
     for (const heal of [...(this.held.get(repo) ?? [])]) heal();
   }
-
-  /** Passes a request on to the receiver and reads its whole answer. */
-  private pass(
-    req: http.IncomingMessage,
-    body: Buffer,
-  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-    return new Promise((resolve, reject) => {
-      const out = http.request(
-        new URL(req.url ?? '/', this.upstream),
-        { method: req.method, headers: { ...req.headers, host: this.upstream.host } },
-        (answer) => {
-          readAll(answer).then(
-            (b) => resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body: b }),
-            reject,
-          );
-        },
-      );
-      out.on('error', reject);
-      out.end(body);
-    });
-  }
 }
 
 /** The repository a tracker path names (`/repos/REPO/...`), or null for a path that names none. */
@@ -147,10 +127,4 @@ function repoOf(url: string): string | null {
   } catch {
     return null;
   }
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }

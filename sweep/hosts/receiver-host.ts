@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import net from 'node:net';
 import readline from 'node:readline';
 import { parseEventLine } from '../worker/line-protocol';
-import { endWithSweep } from './children';
+import { endWithSweep, killAndWait } from './children';
 import { freePort } from '../../common/free-port';
 import type { BatchPlan, SuiteRun } from '../engine/suite';
 
@@ -72,7 +72,7 @@ export class ReceiverHost {
 
   /** SIGKILLs the serving process, failing its held requests mid-call, and waits until it is gone. */
   async kill(): Promise<void> {
-    await stop(this.serving);
+    await killAndWait(this.serving);
   }
 
   /** Kills the serving process and lets the standby serve. */
@@ -83,7 +83,7 @@ export class ReceiverHost {
 
   /** Stops both processes. */
   async close(): Promise<void> {
-    await Promise.all([stop(this.serving), stop(this.standby?.proc ?? null)]);
+    await Promise.all([killAndWait(this.serving), killAndWait(this.standby?.proc ?? null)]);
     this.standby = null;
     this.proxy?.close();
   }
@@ -176,13 +176,6 @@ class HoldingProxy {
     for (const socket of this.sockets) socket.destroy();
     this.server.close();
   }
-}
-
-async function stop(proc: ChildProcess | null): Promise<void> {
-  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-  const exited = once(proc, 'exit');
-  proc.kill('SIGKILL');
-  await exited;
 }
 
 /** A receiver the harness may kill, and the runs of a batch that use it. */

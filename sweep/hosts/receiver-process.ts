@@ -1,11 +1,9 @@
 // A receiver a suite declares, as a process the engine starts, SIGKILLs and starts again on its port.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
-import net from 'node:net';
-import { freePort } from '../../common/free-port';
+import { canConnect, freePort } from '../../common/free-port';
 import { tsxFlags } from '../../common/tsx';
-import { endWithSweep } from './children';
+import { endWithSweep, killAndWait } from './children';
 
 /** How a declared receiver's process starts: a Node script (TypeScript through tsx) that listens on `PORT`. */
 export interface ReceiverScript {
@@ -60,11 +58,7 @@ export class ReceiverProcess {
 
   /** SIGKILLs it and waits until it is gone. */
   async kill(): Promise<void> {
-    const proc = this.proc;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = once(proc, 'exit');
-    proc.kill('SIGKILL');
-    await exited;
+    await killAndWait(this.proc);
   }
 
   /** Waits until its port takes a connection; fails if the process exits first, or takes too long. */
@@ -73,21 +67,10 @@ export class ReceiverProcess {
     for (;;) {
       if (proc.exitCode !== null || proc.signalCode !== null)
         throw new Error(`the receiver ${this.spec.name} exited before it listened on PORT ${this.port}:\n${this.log}`);
-      if (await connects(this.port)) return;
+      if (await canConnect(this.port)) return;
       if (Date.now() > until)
         throw new Error(`the receiver ${this.spec.name} did not listen on PORT ${this.port} within 30 s:\n${this.log}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
-}
-
-function connects(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }

@@ -2,6 +2,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readAll, relay, type RelayedAnswer } from './http-relay';
 
 /** What the engine does to a run's writes at a declared receiver. */
 export type ReceiverStrike =
@@ -229,45 +230,15 @@ export class ReceiverProxy {
   }
 
   /** Passes a request on once no death is under way, and reads its whole answer; counted in flight meanwhile. */
-  private async forward(
-    req: http.IncomingMessage,
-    body: Buffer,
-  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  private async forward(req: http.IncomingMessage, body: Buffer): Promise<RelayedAnswer> {
     while (this.dying) await this.dying;
     if (this.broken) throw this.broken;
     this.inFlight += 1;
     try {
-      return await this.pass(req, body);
+      return await relay(this.upstream, req, body, true);
     } finally {
       this.inFlight -= 1;
       this.dieWhenQuiet();
     }
   }
-
-  /** Passes a request on to the receiver and reads its whole answer. */
-  private pass(
-    req: http.IncomingMessage,
-    body: Buffer,
-  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-    return new Promise((resolve, reject) => {
-      const out = http.request(
-        new URL(req.url ?? '/', this.upstream),
-        { method: req.method, headers: { ...req.headers, host: this.upstream.host }, agent: false },
-        (answer) => {
-          readAll(answer).then(
-            (b) => resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body: b }),
-            reject,
-          );
-        },
-      );
-      out.on('error', reject);
-      out.end(body);
-    });
-  }
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }

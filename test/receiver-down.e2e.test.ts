@@ -87,11 +87,12 @@ test('trackers SIGKILLed at random moments and restarted 0.3 s later: every run,
   // A fixed seed: the same moments every time this test runs.
   let seed = 20261201;
   const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  // Waves of four runs (two on each tracker) one after another, for as long as the kills go on.
+  // Waves of four runs (two on each tracker) one after another, for as long as the kills go on, and at
+  // least two (a busy machine may run a single wave while the six kills land).
   const runs: Array<{ tracker: TrackerProcess; repo: string; result: Promise<unknown> }> = [];
   let killing = true;
   const waves = (async () => {
-    for (let wave = 0; killing; wave++) {
+    for (let wave = 0; killing || wave < 2; wave++) {
       const batch = await Promise.all(
         [keyed, keyed, keyless, keyless].map(async (tracker, i) => {
           const repo = `random-${wave}-${i}`;
@@ -111,7 +112,6 @@ test('trackers SIGKILLed at random moments and restarted 0.3 s later: every run,
   }
   killing = false;
   await waves;
-  expect(runs.length).toBeGreaterThanOrEqual(8);
   const counts = runs.map((r) => ({ repo: r.repo, ...r.tracker.counts(r.repo) }));
   expect(counts).toEqual(runs.map((r) => ({ repo: r.repo, issues: 2, comments: 1 })));
 }, 180_000);

@@ -48,28 +48,9 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   const carried = input.carried;
   const activities = agentActivities(input.timeouts);
   const calls: CallRecord[] = carried?.calls ?? [];
-  // What the run waits for goes to its memo and search attributes, which the server answers for with
-  // no worker alive; its story goes to its current details, for the Web UI.
-  const shown = runVisibility(workflowInfo().workflowId, calls, input.searchAttributes ?? true);
-  const publish = () => shown.waiting({ approvals: approvals.open(), questions: questions.open() });
-  const approvals = approvalGate(publish, input.approvalTimeoutMs, carried?.approvals);
-  const questions = personQuestions(publish, carried?.questions);
+  const { shown, approvals, questions } = personGates(input, calls);
   const identity = callIdentities(carried?.callIds);
   const retention = new Map<string, number>(carried?.retention ?? []);
-
-  const rungs = () =>
-    Object.fromEntries(calls.filter((c) => c.rung).map((c) => [c.callId, c.rung!])) as Record<string, Rung>;
-  setHandler(pendingQuery, () => ({
-    runId: input.runId,
-    approvals: approvals.open(),
-    questions: questions.open(),
-    refusedAnswers: questions.refused(),
-    refusedDecisions: approvals.refused(),
-    refusedCounts: { decisions: approvals.refusedCount(), answers: questions.refusedCount() },
-    rungs: rungs(),
-    questionsAsked: questions.asked(),
-    calls,
-  }));
 
   const { listed, specs } = await runTools(input, activities);
   // A reset or retried execution reads what earlier ones did before it asks the model or sends a call
@@ -89,35 +70,22 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
   for (let turn = firstTurn; turn <= maxTurns; turn++) {
     if (turn - firstTurn >= (input.turnsPerRun ?? 20) || workflowInfo().continueAsNewSuggested) {
       // Between two turns no call is open: the conversation and what the gates remember is all there is.
-      const next: AgentInput = {
-        ...input,
-        carried: {
-          turns: turn - 1,
-          conversation,
-          conversationBytes,
-          calls,
-          ...(listed ? { specs: [...specs] } : {}),
-          callIds: identity.used(),
-          retention: [...retention.entries()],
-          approvals: approvals.snapshot(),
-          questions: questions.snapshot(),
-        },
-      };
-      if (inline()) refuseOversizePayload('the input to continue as new', jsonBytes(next));
-      await continueAsNew<typeof agentWorkflow>(next);
+      await continueAsNewWith(input, inline(), {
+        turns: turn - 1,
+        conversation,
+        conversationBytes,
+        calls,
+        ...(listed ? { specs: [...specs] } : {}),
+        callIds: identity.used(),
+        retention: [...retention.entries()],
+        approvals: approvals.snapshot(),
+        questions: questions.snapshot(),
+      });
     }
     // The reply, call ids included, is in history once this returns, before any of its tools run.
     shown.doing(`turn ${turn}: waiting for the model's reply`);
     refuseOversizeConversation(conversationBytes, maxConversationBytes);
-    const request = {
-      runId: input.runId,
-      model: input.model,
-      conversation: { ...(conversation.prefix ? { prefix: conversation.prefix } : {}), added: conversation.added },
-      tools,
-      turn,
-      ...(execution ? { execution } : {}),
-      firstRunId: workflowInfo().firstExecutionRunId,
-    };
+    const request = modelRequest(input, conversation, tools, turn, execution);
     if (inline()) refuseOversizePayload(`the model call's input at turn ${turn}`, jsonBytes(request));
     const { message: reply, finishReason, conversation: recorded } = await activities.callModel(request, turn);
     conversationBytes += messageBytes(reply);
@@ -133,7 +101,7 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
         answer: reply.content ?? '',
         turns: turn,
         calls,
-        rungs: rungs(),
+        rungs: rungsOf(calls),
         questionsAsked: questions.asked(),
         approvalsRequested: approvals.requested(),
       };
@@ -147,6 +115,75 @@ export async function agentWorkflow(input: AgentInput): Promise<AgentResult> {
     }
   }
   throw ApplicationFailure.nonRetryable(`no final answer after ${maxTurns} model replies`, 'TooManyTurns');
+}
+
+/** The rung each settled call was settled on, by call id. */
+function rungsOf(calls: readonly CallRecord[]): Record<string, Rung> {
+  return Object.fromEntries(calls.filter((c) => c.rung).map((c) => [c.callId, c.rung!]));
+}
+
+/**
+ * The gates that wait on a person (approvals, questions), restored from what an earlier run carried.
+ * What the run waits for goes to its memo and search attributes, which the server answers for with no
+ * worker alive; its story goes to its current details, for the Web UI; and the pending query answers.
+ */
+function personGates(input: AgentInput, calls: CallRecord[]) {
+  const shown = runVisibility(workflowInfo().workflowId, calls, input.searchAttributes ?? true);
+  const publish = () => shown.waiting({ approvals: approvals.open(), questions: questions.open() });
+  const approvals = approvalGate(publish, input.approvalTimeoutMs, input.carried?.approvals);
+  const questions = personQuestions(publish, input.carried?.questions);
+  answerPendingQuery(input.runId, approvals, questions, calls);
+  return { shown, approvals, questions };
+}
+
+/** `npm run status`'s query: what the run waits for, what it refused, and its calls so far. */
+function answerPendingQuery(
+  runId: string,
+  approvals: ReturnType<typeof approvalGate>,
+  questions: ReturnType<typeof personQuestions>,
+  calls: CallRecord[],
+): void {
+  setHandler(pendingQuery, () => ({
+    runId,
+    approvals: approvals.open(),
+    questions: questions.open(),
+    refusedAnswers: questions.refused(),
+    refusedDecisions: approvals.refused(),
+    refusedCounts: { decisions: approvals.refusedCount(), answers: questions.refusedCount() },
+    rungs: rungsOf(calls),
+    questionsAsked: questions.asked(),
+    calls,
+  }));
+}
+
+/** Continues as new with what this run carries (an inline run's input must fit Temporal's payload limit). */
+async function continueAsNewWith(
+  input: AgentInput,
+  inline: boolean,
+  carried: NonNullable<AgentInput['carried']>,
+): Promise<never> {
+  const next: AgentInput = { ...input, carried };
+  if (inline) refuseOversizePayload('the input to continue as new', jsonBytes(next));
+  return continueAsNew<typeof agentWorkflow>(next);
+}
+
+/** The model call of a turn: the conversation (by reference where the store keeps it), the tools, and who asks. */
+function modelRequest(
+  input: AgentInput,
+  conversation: ConversationRef,
+  tools: ReturnType<typeof toolsForModel>,
+  turn: number,
+  execution: { runId: string; originalExecutionRunId: string; attempt: number } | undefined,
+) {
+  return {
+    runId: input.runId,
+    model: input.model,
+    conversation: { ...(conversation.prefix ? { prefix: conversation.prefix } : {}), added: conversation.added },
+    tools,
+    turn,
+    ...(execution ? { execution } : {}),
+    firstRunId: workflowInfo().firstExecutionRunId,
+  };
 }
 
 /** Refuses a start whose context or texts are bad, or that hands the run state it did not hand itself: nothing runs. */

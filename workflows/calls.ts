@@ -84,28 +84,10 @@ export interface CallRunnerDeps {
 }
 
 /** Runs one tool call of a reply: its arguments checked, its approval if it needs one, then settled on the ladder. */
-export function callRunner({
-  input,
-  specs,
-  activities,
-  approvals,
-  questions,
-  calls,
-  identity,
-  retention,
-  execution,
-}: CallRunnerDeps) {
+export function callRunner(deps: CallRunnerDeps) {
+  const { input, specs, calls, identity } = deps;
   const approvalTools = new Set(input.approve ?? []);
   const sendAgainWhileDown = patched(RECEIVER_DOWN_PATCH);
-  /**
-   * The arguments of an MCP tool that the run fills in from its context. A run that listed its tools
-   * before `contextArgs` gave its `repo` to a tool that took one (`takesRepo`).
-   */
-  const fromContext = (spec: ToolSpec): Record<string, unknown> => {
-    const context: Record<string, unknown> = input.context ?? {};
-    if (spec.takesRepo) return { repo: (input as { repo?: string }).repo ?? context.repo };
-    return Object.fromEntries((spec.contextArgs ?? []).map((name) => [name, context[name]]));
-  };
 
   return async function runCall(
     call: ToolCall,
@@ -128,95 +110,142 @@ export function callRunner({
     if (!spec) return fail(`unknown tool ${call.function.name}`);
     const parsed = parseArguments(call, spec, place.finishReason);
     if ('refused' in parsed) return fail(parsed.refused);
-    const args = { ...parsed.args, ...fromContext(spec) };
+    const args = { ...parsed.args, ...contextArgs(input, spec) };
     record.args = args;
 
     let approved: string | undefined;
     if (spec.needsApproval || approvalTools.has(spec.name)) {
-      record.status = 'waiting-approval';
-      const digest = callDigest(spec.name, args);
-      const decision = await approvals.request({ callId, tool: spec.name, args, digest });
-      // A decision the gate took is a boolean; only a run older than its checks may hold another value.
-      if (!decision.approved) {
-        record.status = 'denied';
-        return (record.result = `denied by ${decision.by}${decision.reason ? `: ${decision.reason}` : ''}`);
-      }
-      approved = digest;
+      const decided = await approveCall(deps.approvals, record, spec, args);
+      if ('denied' in decided) return (record.result = decided.denied);
+      approved = decided.digest;
     }
-
-    const request = {
-      runId: input.runId,
-      callId,
-      firstRunId: workflowInfo().firstExecutionRunId,
-      tool: spec.name,
-      args,
-      sendKey: spec.sendsKey,
-      server: spec.server,
-      ...(spec.registered ? { registered: true, ...(input.context ? { context: input.context } : {}) } : {}),
-      ...(spec.server && !spec.readOnly && !spec.idempotent && !spec.sendsKey ? { errorMayHideEffect: true } : {}),
-      ...(approved ? { approved } : {}),
-    };
-    // A tool over MCP says itself whether its receiver honours keys; the run's `keyless` says it of
-    // the receivers of the registered tools (and of the tracker's once built in).
-    const keyed = spec.sendsKey && (spec.server !== undefined || !input.keyless);
-    const receiver = spec.server ?? (spec.registered ? (spec.receiver ?? spec.name) : 'tracker');
-    const settled = await settleCall(
-      {
-        readOnly: spec.readOnly,
-        idempotent: spec.idempotent,
-        keyed,
-        // What the receiver said of its keys in an earlier answer, else the run's setting.
-        retentionMs: retention.get(receiver) ?? input.keyRetentionMs ?? DAY_MS,
-        canLookup: spec.lookup && (input.lookup ?? true),
-        receiverDownMs: spec.receiverDownMs ?? input.receiverDownMs ?? DEFAULT_RECEIVER_DOWN_MS,
-      },
-      {
-        now: () => Date.now(),
-        sleep: (ms) => sleep(ms),
-        status: (s) => (record.status = s),
-        attempt: async (repeat) => {
-          record.attempts += 1;
-          // The first attempt in an execution a reset or a retry started reads what earlier ones did.
-          const earlier =
-            record.attempts === 1 && execution
-              ? { earlier: { execution, harmless: repeat.harmless, keyLeftMs: repeat.withinMs } }
-              : {};
-          const outcome = await attemptTool(() =>
-            activities.runTool({ ...request, ...earlier }, repeat, record.attempts),
-          );
-          if (outcome.kind === 'not-sent' && !sendAgainWhileDown) return { kind: 'refused', message: outcome.reason };
-          if (outcome.kind === 'ok') record.attempts += outcome.response.attempt - 1;
-          if (outcome.kind === 'ok' && outcome.response.keyRetentionMs)
-            retention.set(receiver, outcome.response.keyRetentionMs);
-          return outcome;
-        },
-        lookup: async (keyExpired): Promise<Lookup> => {
-          try {
-            const found = await activities.lookupCall({
-              ...request,
-              // Over MCP the lookup tool gets the call's tool and key, and what the run fills in from its context.
-              args: spec.server ? fromContext(spec) : args,
-              ...(spec.server ? { callArgs: args } : {}),
-              sendKey: keyed,
-              lookupTool: spec.lookupTool,
-              keyExpired,
-            });
-            if (found.happened) return { kind: 'happened', output: found.output };
-            if (found.mismatch) return { kind: 'mismatch', reason: found.mismatch };
-            return found.commitDeadlineMs
-              ? { kind: 'not-happened', commitDeadlineMs: found.commitDeadlineMs }
-              : { kind: 'not-happened' };
-          } catch (err) {
-            // Only a failed lookup means "cannot tell"; a cancellation of the run goes on up.
-            if (!(err instanceof ActivityFailure)) throw err;
-            return { kind: 'cannot-tell', reason: err.cause?.message ?? err.message };
-          }
-        },
-        ask: (reason) => questions.ask({ callId, tool: spec.name, args, reason }),
-      },
-    );
+    const request = toolRequest(input, spec, callId, args, approved);
+    const facts = callFacts(input, spec, deps.retention);
+    const settled = await settleCall(facts, ladderSteps(deps, { record, spec, args, request }, sendAgainWhileDown));
     record.status = settled.status;
     record.rung = settled.rung;
     return (record.result = settled.output);
+  };
+}
+
+/**
+ * The arguments of an MCP tool that the run fills in from its context. A run that listed its tools
+ * before `contextArgs` gave its `repo` to a tool that took one (`takesRepo`).
+ */
+function contextArgs(input: AgentInput, spec: ToolSpec): Record<string, unknown> {
+  const context: Record<string, unknown> = input.context ?? {};
+  if (spec.takesRepo) return { repo: (input as { repo?: string }).repo ?? context.repo };
+  return Object.fromEntries((spec.contextArgs ?? []).map((name) => [name, context[name]]));
+}
+
+/** Waits for a person's decision on the call, bound to its arguments' digest: the digest approved, or the denial. */
+async function approveCall(
+  approvals: ReturnType<typeof approvalGate>,
+  record: CallRecord,
+  spec: ToolSpec,
+  args: Record<string, unknown>,
+): Promise<{ digest: string } | { denied: string }> {
+  record.status = 'waiting-approval';
+  const digest = callDigest(spec.name, args);
+  const decision = await approvals.request({ callId: record.callId, tool: spec.name, args, digest });
+  // A decision the gate took is a boolean; only a run older than its checks may hold another value.
+  if (!decision.approved) {
+    record.status = 'denied';
+    return { denied: `denied by ${decision.by}${decision.reason ? `: ${decision.reason}` : ''}` };
+  }
+  return { digest };
+}
+
+/** What the tool's activity is sent for the call (the same for every attempt). */
+function toolRequest(
+  input: AgentInput,
+  spec: ToolSpec,
+  callId: string,
+  args: Record<string, unknown>,
+  approved: string | undefined,
+) {
+  return {
+    runId: input.runId,
+    callId,
+    firstRunId: workflowInfo().firstExecutionRunId,
+    tool: spec.name,
+    args,
+    sendKey: spec.sendsKey,
+    server: spec.server,
+    ...(spec.registered ? { registered: true, ...(input.context ? { context: input.context } : {}) } : {}),
+    ...(spec.server && !spec.readOnly && !spec.idempotent && !spec.sendsKey ? { errorMayHideEffect: true } : {}),
+    ...(approved ? { approved } : {}),
+  };
+}
+
+/**
+ * Whether the call's receiver honours keys: a tool over MCP says it itself; the run's `keyless` says
+ * it of the receivers of the registered tools (and of the tracker's once built in).
+ */
+const isKeyed = (input: AgentInput, spec: ToolSpec) => spec.sendsKey && (spec.server !== undefined || !input.keyless);
+/** The receiver a call acts on: its MCP server's name, its registered tool's receiver, or `tracker`. */
+const receiverOf = (spec: ToolSpec) => spec.server ?? (spec.registered ? (spec.receiver ?? spec.name) : 'tracker');
+
+/** What the ladder knows of a call before it runs: how a repeat would land, and what its receiver offers. */
+function callFacts(input: AgentInput, spec: ToolSpec, retention: Map<string, number>) {
+  return {
+    readOnly: spec.readOnly,
+    idempotent: spec.idempotent,
+    keyed: isKeyed(input, spec),
+    // What the receiver said of its keys in an earlier answer, else the run's setting.
+    retentionMs: retention.get(receiverOf(spec)) ?? input.keyRetentionMs ?? DAY_MS,
+    canLookup: spec.lookup && (input.lookup ?? true),
+    receiverDownMs: spec.receiverDownMs ?? input.receiverDownMs ?? DEFAULT_RECEIVER_DOWN_MS,
+  };
+}
+
+/** The ladder's steps for one call, as this run takes them: an attempt, a lookup at the receiver, a question to a person. */
+function ladderSteps(
+  { input, activities, questions, retention, execution }: CallRunnerDeps,
+  call: { record: CallRecord; spec: ToolSpec; args: Record<string, unknown>; request: ReturnType<typeof toolRequest> },
+  sendAgainWhileDown: boolean,
+): Parameters<typeof settleCall>[1] {
+  const { record, spec, args, request } = call;
+  return {
+    now: () => Date.now(),
+    sleep: (ms) => sleep(ms),
+    status: (s) => (record.status = s),
+    attempt: async (repeat) => {
+      record.attempts += 1;
+      // The first attempt in an execution a reset or a retry started reads what earlier ones did.
+      const earlier =
+        record.attempts === 1 && execution
+          ? { earlier: { execution, harmless: repeat.harmless, keyLeftMs: repeat.withinMs } }
+          : {};
+      const outcome = await attemptTool(() => activities.runTool({ ...request, ...earlier }, repeat, record.attempts));
+      if (outcome.kind === 'not-sent' && !sendAgainWhileDown) return { kind: 'refused', message: outcome.reason };
+      if (outcome.kind === 'ok') record.attempts += outcome.response.attempt - 1;
+      if (outcome.kind === 'ok' && outcome.response.keyRetentionMs)
+        retention.set(receiverOf(spec), outcome.response.keyRetentionMs);
+      return outcome;
+    },
+    lookup: async (keyExpired): Promise<Lookup> => {
+      try {
+        const found = await activities.lookupCall({
+          ...request,
+          // Over MCP the lookup tool gets the call's tool and key, and what the run fills in from its context.
+          args: spec.server ? contextArgs(input, spec) : args,
+          ...(spec.server ? { callArgs: args } : {}),
+          sendKey: isKeyed(input, spec),
+          lookupTool: spec.lookupTool,
+          keyExpired,
+        });
+        if (found.happened) return { kind: 'happened', output: found.output };
+        if (found.mismatch) return { kind: 'mismatch', reason: found.mismatch };
+        return found.commitDeadlineMs
+          ? { kind: 'not-happened', commitDeadlineMs: found.commitDeadlineMs }
+          : { kind: 'not-happened' };
+      } catch (err) {
+        // Only a failed lookup means "cannot tell"; a cancellation of the run goes on up.
+        if (!(err instanceof ActivityFailure)) throw err;
+        return { kind: 'cannot-tell', reason: err.cause?.message ?? err.message };
+      }
+    },
+    ask: (reason) => questions.ask({ callId: record.callId, tool: spec.name, args, reason }),
   };
 }

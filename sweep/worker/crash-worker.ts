@@ -11,7 +11,15 @@ import {
 } from '@temporalio/worker';
 import { temporalFromEnv } from '../../common/config';
 import { CANCEL_SEEN_MARK, FAILED_FOR_RETRY_MARK, setCrashHook, type PointContext } from '../../common/crash-points';
-import { LINE_PREFIX, matches, pointKey, samePointForEveryRun, type CrashEvent, type CrashPlan } from './line-protocol';
+import {
+  LINE_PREFIX,
+  matches,
+  pointKey,
+  samePointForEveryRun,
+  type CrashEvent,
+  type CrashPlan,
+  type RunIds,
+} from './line-protocol';
 import { FINISHING_WORKFLOW_TASKS, SWEEP_WORKER_TUNING } from './tuning';
 
 /** What a crash worker's `build` gets: the engine's settings for the worker it makes. */
@@ -95,34 +103,51 @@ const never = () => new Promise<void>(() => {});
  * running, so many scenarios can share one process.
  */
 export function installCrashHook(plan: CrashPlan, view?: WorkerView): CrashHookControl {
-  let targets = plan.targets;
-  const counts = new Map<string, number>();
-  // Each parked workflow, with the calls it holds (resolved by a resume), and when it was parked.
-  const parked = new Map<string, Array<() => void>>();
-  const parkedAtMs = new Map<string, number>();
-  const faulted = new Set<string>();
-  // Workflow-side points each run has passed since its last activity-side point.
-  const decidedSince = new Map<string, Set<string>>();
-  // The points each run passes without counting them: a kept connection's setup.
-  const uncounted = new Map(
-    Object.entries(plan.uncounted ?? {}).map(([id, { ids, points }]) => [id, { ids, points: new Set(points) }]),
-  );
+  const hook = new CrashHook(plan, view);
+  setCrashHook((name, context) => hook.point(name, context));
+  return { resume: (targets) => hook.resume(targets) };
+}
 
-  // The runs the engine failed for their retry policy or cancelled at the kill before this process,
-  // and, once the plugin marks that the run saw it, the execution it was done to (`null` until then).
-  const operated = new Map(
-    Object.entries(plan.operated ?? {}).map(([id, kind]) => [
-      id,
-      { kind, marked: null as string | null, markedAtMs: Number.POSITIVE_INFINITY },
-    ]),
-  );
+/** The crash hook's state in one process, and what it does at each point (see {@link installCrashHook}). */
+class CrashHook {
+  private targets: CrashPlan['targets'];
+  private readonly counts = new Map<string, number>();
+  /** Each parked workflow, with the calls it holds (resolved by a resume), and when it was parked. */
+  private readonly parked = new Map<string, Array<() => void>>();
+  private readonly parkedAtMs = new Map<string, number>();
+  private readonly faulted = new Set<string>();
+  /** Workflow-side points each run has passed since its last activity-side point. */
+  private readonly decidedSince = new Map<string, Set<string>>();
+  /** The points each run passes without counting them: a kept connection's setup. */
+  private readonly uncounted: Map<string, { ids: RunIds; points: Set<string> }>;
+  /**
+   * The runs the engine failed for their retry policy or cancelled at the kill before this process,
+   * and, once the plugin marks that the run saw it, the execution it was done to (`null` until then).
+   */
+  private readonly operated: Map<string, { kind: 'retry' | 'cancel'; marked: string | null; markedAtMs: number }>;
+  /** The server's answer to a cancel, by run and call, asked once for all the points of the call. */
+  private readonly answers = new Map<string, Promise<'cancelled' | 'runs'>>();
 
-  // The server's answer to a cancel, by run and call, asked once for all the points of the call.
-  const answers = new Map<string, Promise<'cancelled' | 'runs'>>();
+  constructor(
+    private readonly plan: CrashPlan,
+    private readonly view?: WorkerView,
+  ) {
+    this.targets = plan.targets;
+    this.uncounted = new Map(
+      Object.entries(plan.uncounted ?? {}).map(([id, { ids, points }]) => [id, { ids, points: new Set(points) }]),
+    );
+    this.operated = new Map(
+      Object.entries(plan.operated ?? {}).map(([id, kind]) => [
+        id,
+        { kind, marked: null, markedAtMs: Number.POSITIVE_INFINITY },
+      ]),
+    );
+  }
 
-  setCrashHook((name, context) => {
+  /** What the plugin calls at every point: an operation's mark, a point held by an operation, or a point reached. */
+  point(name: string, context: PointContext): void | Promise<void> {
     const { workflowId, fromWorkflow, execution } = context;
-    const op = operated.get(workflowId);
+    const op = this.operated.get(workflowId);
     if (OPERATION_MARKS.has(name)) {
       // Not a point: the run's word that it saw the engine's operation.
       if (op && op.marked === null) {
@@ -140,92 +165,105 @@ export function installCrashHook(plan: CrashPlan, view?: WorkerView): CrashHookC
       if (before || failed) return fromWorkflow ? undefined : never();
       // A call scheduled before the run saw the cancel waits for the run's answer to reach the server:
       // cancelled, it never acts, as when the answer comes first; left running, it goes on.
-      const attempt = op.kind === 'cancel' && !fromWorkflow ? view?.attempt() : undefined;
+      const attempt = op.kind === 'cancel' && !fromWorkflow ? this.view?.attempt() : undefined;
       if (attempt && attempt.scheduledAtMs < op.markedAtMs) {
         const key = `${workflowId} ${attempt.activityId}`;
-        if (!answers.has(key)) answers.set(key, view!.cancelAnswerOf(workflowId, attempt.activityId));
-        return answers.get(key)!.then((answer) => (answer === 'cancelled' ? never() : reach(name, context)));
+        if (!this.answers.has(key)) this.answers.set(key, this.view!.cancelAnswerOf(workflowId, attempt.activityId));
+        return this.answers.get(key)!.then((answer) => (answer === 'cancelled' ? never() : this.reach(name, context)));
       }
     }
-    return reach(name, context);
-  });
+    return this.reach(name, context);
+  }
 
   /** A point of a run that may act. */
-  function reach(name: string, context: PointContext): void | Promise<void> {
+  private reach(name: string, context: PointContext): void | Promise<void> {
     // An attempt the server has given up on (it timed out: a slow receiver answered it late): what it
     // reaches is not the run's path, and when it reaches it races the run's next workflow task.
     // Passed, not counted. Asked of the server only near or past the attempt's deadline.
-    const attempt = context.fromWorkflow ? undefined : view?.attempt();
+    const attempt = context.fromWorkflow ? undefined : this.view?.attempt();
     if (attempt && Date.now() > attempt.deadlineMs - DEADLINE_CHECKED_BEFORE_MS)
-      return view!
-        .abandoned(context.workflowId, attempt.activityId, attempt.attempt)
-        .then((abandoned) => (abandoned ? undefined : count(name, context)));
-    return count(name, context);
+      return this.view!.abandoned(context.workflowId, attempt.activityId, attempt.attempt).then((abandoned) =>
+        abandoned ? undefined : this.count(name, context),
+      );
+    return this.count(name, context);
   }
 
   /** A point on the run's path: counted and reported, or parked at, or faulted. */
-  function count(name: string, { workflowId, detail, fromWorkflow }: PointContext): void | Promise<void> {
+  private count(name: string, { workflowId, detail, fromWorkflow }: PointContext): void | Promise<void> {
     // A kept connection's setup, which only the first run of a process reaches: passed, not counted.
-    const own = uncounted.get(workflowId);
+    const own = this.uncounted.get(workflowId);
     const setup = own?.points.has(pointKey(samePointForEveryRun({ name, detail }, own.ids)));
-    if (setup && !parked.has(workflowId)) return;
-    // A workflow task that runs again because its first attempt was lost (its worker died, or the
-    // server dropped its completion under load) passes the same workflow-side points again, with no
-    // activity between. Those are the same boundaries: they keep their index and are reported once,
-    // so the points a run reaches do not depend on how busy the machine was.
-    const seen = decidedSince.get(workflowId) ?? new Set<string>();
-    decidedSince.set(workflowId, seen);
+    if (setup && !this.parked.has(workflowId)) return;
     const workflowSide = fromWorkflow === true;
-    const repeat = workflowSide && seen.has(`${name} ${detail}`);
-    if (workflowSide) seen.add(`${name} ${detail}`);
-    else seen.clear();
-    const held = parked.get(workflowId);
+    const repeat = this.repeatedTaskPoint(workflowId, `${name} ${detail}`, workflowSide);
+    const held = this.parked.get(workflowId);
     if (held) {
-      // An activity attempt this process started after it parked the run: the parked attempt timed out
-      // before the harness's kill, and the server handed its retry (or a call the run scheduled since)
-      // to this doomed process, where it holds too, spending the call's attempts. A kill at one instant
-      // leaves it to the next worker: the run is no longer the fault its scenario stands for.
-      const attempt = workflowSide ? undefined : view?.attempt();
-      if (attempt && attempt.startedAtMs >= (parkedAtMs.get(workflowId) ?? Infinity))
-        emit({
-          type: 'taken-while-parked',
-          workflowId,
-          name,
-          detail,
-          activityId: attempt.activityId,
-          activityType: attempt.activityType,
-          attempt: attempt.attempt,
-        });
+      this.reportTakenWhileParked(workflowId, name, detail, workflowSide);
       return new Promise<void>((resolve) => held.push(resolve));
     }
-    const index = (counts.get(workflowId) ?? 0) + (repeat ? 0 : 1);
-    counts.set(workflowId, index);
-    const target = targets[workflowId];
+    const index = (this.counts.get(workflowId) ?? 0) + (repeat ? 0 : 1);
+    this.counts.set(workflowId, index);
+    const target = this.targets[workflowId];
     if (!repeat && target && matches(target, index, name, detail)) {
       emit({ type: 'parked', workflowId, index, name, detail, at: Date.now() });
-      parkedAtMs.set(workflowId, Date.now());
-      return new Promise<void>((resolve) => parked.set(workflowId, [resolve]));
+      this.parkedAtMs.set(workflowId, Date.now());
+      return new Promise<void>((resolve) => this.parked.set(workflowId, [resolve]));
     }
     if (!repeat) emit({ type: 'point', workflowId, index, name, detail });
-    const fault = plan.faults?.[workflowId];
-    if (fault && fault.name === name && !faulted.has(`${workflowId} ${detail}`)) {
-      faulted.add(`${workflowId} ${detail}`);
+    const fault = this.plan.faults?.[workflowId];
+    if (fault && fault.name === name && !this.faulted.has(`${workflowId} ${detail}`)) {
+      this.faulted.add(`${workflowId} ${detail}`);
       throw new Error(`tool server died mid-call at ${name} (${detail})`);
     }
   }
 
-  return {
-    resume(next) {
-      targets = next;
-      const waiting = [...parked];
-      parked.clear();
-      parkedAtMs.clear();
-      for (const [workflowId, calls] of waiting) {
-        counts.set(workflowId, 0);
-        for (const go of calls) go();
-      }
-    },
-  };
+  /**
+   * Whether a workflow-side point is one the run passed already since its last activity-side point. A
+   * workflow task that runs again because its first attempt was lost (its worker died, or the server
+   * dropped its completion under load) passes the same workflow-side points again, with no activity
+   * between. Those are the same boundaries: they keep their index and are reported once, so the points
+   * a run reaches do not depend on how busy the machine was.
+   */
+  private repeatedTaskPoint(workflowId: string, point: string, workflowSide: boolean): boolean {
+    const seen = this.decidedSince.get(workflowId) ?? new Set<string>();
+    this.decidedSince.set(workflowId, seen);
+    const repeat = workflowSide && seen.has(point);
+    if (workflowSide) seen.add(point);
+    else seen.clear();
+    return repeat;
+  }
+
+  /**
+   * An activity attempt this process started after it parked the run: the parked attempt timed out
+   * before the harness's kill, and the server handed its retry (or a call the run scheduled since) to
+   * this doomed process, where it holds too, spending the call's attempts. A kill at one instant leaves
+   * it to the next worker: the run is no longer the fault its scenario stands for.
+   */
+  private reportTakenWhileParked(workflowId: string, name: string, detail: string, workflowSide: boolean): void {
+    const attempt = workflowSide ? undefined : this.view?.attempt();
+    if (attempt && attempt.startedAtMs >= (this.parkedAtMs.get(workflowId) ?? Infinity))
+      emit({
+        type: 'taken-while-parked',
+        workflowId,
+        name,
+        detail,
+        activityId: attempt.activityId,
+        activityType: attempt.activityType,
+        attempt: attempt.attempt,
+      });
+  }
+
+  /** See {@link CrashHookControl.resume}. */
+  resume(next: CrashPlan['targets']): void {
+    this.targets = next;
+    const waiting = [...this.parked];
+    this.parked.clear();
+    this.parkedAtMs.clear();
+    for (const [workflowId, calls] of waiting) {
+      this.counts.set(workflowId, 0);
+      for (const go of calls) go();
+    }
+  }
 }
 
 /** The attempt each activity-side point is reached in, for the crash hook. */

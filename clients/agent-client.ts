@@ -6,8 +6,17 @@ import { AGENT_WAITING, WAITING_FOR_A_PERSON, WAITING_NONE } from '../common/sea
 import type { agentWorkflow } from '../workflows/agent';
 import { contextProblem, textsProblem, toolsProblem } from '../workflows/run-input';
 import { fieldOverCap } from '../workflows/signal-input';
-import { approveSignal, resolveSignal } from '../workflows/signals';
-import type { AgentInput, OpenItem, WaitingState } from '../workflows/types';
+import { approveSignal, approveUpdate, resolveSignal, resolveUpdate } from '../workflows/signals';
+import type {
+  AgentInput,
+  AnswerTaken,
+  ApproveSignal,
+  DecisionTaken,
+  OpenItem,
+  ResolveSignal,
+  WaitingState,
+} from '../workflows/types';
+import { sendToRun, type Sent } from './send-to-run';
 import { ensureSearchAttributes } from '../workers/search-attributes';
 import { waitingFromMemo, waitingRun } from './connect';
 
@@ -122,13 +131,16 @@ export interface DecisionOptions {
   reason?: string;
 }
 
+/** What a decision was sent for (the call as it waits: tool, arguments, digest), and how it went (`sent`). */
+export type Decided = OpenItem & { sent: Sent<DecisionTaken> };
+
 async function decide(
   client: Client,
   workflowId: string,
   callId: string,
   approved: boolean,
   options: DecisionOptions,
-): Promise<OpenItem> {
+): Promise<Decided> {
   overCap({ by: options.by, reason: options.reason, digest: options.digest });
   // From the run's memo, not a query: a person can decide while no worker is alive.
   const { handle, waiting } = await waitingRun(client, workflowId);
@@ -142,17 +154,21 @@ async function decide(
       `call ${callId} of ${workflowId} waits with ${item.tool} ${item.digest ?? '(no digest)'}, not ${options.digest}: ` +
         'its arguments are not those you were shown',
     );
-  await handle.signal(approveSignal, {
+  const sent = await sendToRun<DecisionTaken, ApproveSignal>(client, handle, approveUpdate, approveSignal, {
     callId,
     approved,
     by: options.by,
     ...(options.reason ? { reason: options.reason } : {}),
     ...(item.digest ? { digest: item.digest } : {}),
   });
-  return item;
+  return { ...item, sent };
 }
 
-/** Approves one call that waits for approval; returns what it waits with (tool, arguments, digest). */
+/**
+ * Approves one call that waits for approval; returns what it waits with (tool, arguments, digest) and
+ * how it went: taken at once by Update, or sent by signal when no worker answered. A decision the run
+ * refuses throws `RefusedError` with its reason, and changes nothing.
+ */
 export function approveCall(client: Client, workflowId: string, callId: string, options: DecisionOptions) {
   return decide(client, workflowId, callId, true, options);
 }
@@ -179,7 +195,7 @@ export async function answerQuestion(
   workflowId: string,
   named: string,
   options: AnswerOptions,
-): Promise<OpenItem> {
+): Promise<OpenItem & { sent: Sent<AnswerTaken> }> {
   if (options.result !== undefined && !options.happened)
     throw new NotWaitingError('a result goes with happened: true only');
   overCap({ by: options.by, result: options.result });
@@ -189,13 +205,13 @@ export async function answerQuestion(
     const open = waiting.questions.map((q) => q.questionId).join(', ') || 'none';
     throw new NotWaitingError(`no open question ${named} in ${workflowId} (open: ${open})`);
   }
-  await handle.signal(resolveSignal, {
+  const sent = await sendToRun<AnswerTaken, ResolveSignal>(client, handle, resolveUpdate, resolveSignal, {
     questionId: question.questionId,
     happened: options.happened,
     ...(options.result !== undefined ? { result: options.result } : {}),
     by: options.by,
   });
-  return question;
+  return { ...question, sent };
 }
 
 /**

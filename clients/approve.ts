@@ -1,7 +1,8 @@
-// `npm run approve`: a person's decision on a call that waits for approval, sent by signal.
+// `npm run approve`: a person's decision on a call that waits for approval, by Update (taken or refused at once), or by signal with no worker alive.
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { approveCall, denyCall } from './agent-client';
 import { withDevClient } from './dev-env';
+import { describeSent } from './send-to-run';
 
 const USAGE = 'npm run approve -- WORKFLOW_ID CALL_ID [--deny --reason TEXT] [--by NAME] [--digest sha256:...]';
 
@@ -9,6 +10,8 @@ const USAGE = 'npm run approve -- WORKFLOW_ID CALL_ID [--deny --reason TEXT] [--
  * `npm run approve`: approves (or with `--deny`, denies) one call that waits for approval. The decision
  * names the digest of the call's tool and arguments as the run published them, so it approves that
  * call with those arguments and no other; `--digest` checks them against the digest a person was shown.
+ * The run says at once whether it took the decision (a refusal exits 1 with its reason, and changes
+ * nothing); with no worker alive the decision goes by signal, and the command says so.
  */
 async function main(): Promise<void> {
   const { values, positionals } = parseCommandLine(
@@ -33,7 +36,8 @@ async function main(): Promise<void> {
       reason: values.reason,
     });
     console.log(
-      `${values.deny ? 'denied' : 'approved'} ${callId} of ${workflowId}${item.digest ? ` (${item.digest})` : ''}`,
+      `${values.deny ? 'denied' : 'approved'} ${callId} of ${workflowId}${item.digest ? ` (${item.digest})` : ''}; ` +
+        describeSent(item.sent),
     );
   });
 }

@@ -1,7 +1,8 @@
-// `npm run resolve`: a person's answer to "did this call happen?", sent by signal.
+// `npm run resolve`: a person's answer to "did this call happen?", by Update (taken or refused at once), or by signal with no worker alive.
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
 import { answerQuestion } from './agent-client';
 import { withDevClient } from './dev-env';
+import { describeSent } from './send-to-run';
 
 const USAGE =
   'npm run resolve -- WORKFLOW_ID QUESTION_ID|CALL_ID --happened|--not-happened [--result JSON] [--by NAME]';
@@ -10,7 +11,9 @@ const USAGE =
  * `npm run resolve`: answers the run's question whether a call happened. `--happened` settles it
  * (with `--result`, what it returned); `--not-happened` makes the run send it again. The question is
  * named by its id (`CALL_ID#N`, as `npm run status` lists it), or by its call's id when that call has
- * one open question; the answer names that question, so the run takes it for no other.
+ * one open question; the answer names that question, so the run takes it for no other. The run says
+ * at once whether it took the answer (a refusal exits 1 with its reason, and changes nothing); with no
+ * worker alive the answer goes by signal, and the command says so.
  */
 async function main(): Promise<void> {
   const { values, positionals } = parseCommandLine(
@@ -37,7 +40,8 @@ async function main(): Promise<void> {
       by: values.by!,
     });
     console.log(
-      `${question.questionId} of ${workflowId}: ${values.happened ? 'happened' : 'did not happen, will run again'}`,
+      `${question.questionId} of ${workflowId}: ${values.happened ? 'happened' : 'did not happen, will run again'}; ` +
+        describeSent(question.sent),
     );
   });
 }

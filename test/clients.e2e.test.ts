@@ -70,12 +70,16 @@ describe('command-line clients against a real dev server', () => {
       `call call_create_2 of ${workflowId} is not waiting for approval (waiting: call_create_1)`,
     );
 
-    expect((await cli('approve', [workflowId, 'call_create_1'])).stdout).toContain('approved call_create_1');
+    // A worker is there: the decision goes by Update, and the run says at once that it took it.
+    expect((await cli('approve', [workflowId, 'call_create_1'])).stdout).toMatch(
+      /^approved call_create_1 of \S+ \(sha256:[0-9a-f]+\); taken by the run \(decided\)$/m,
+    );
     await eventually(async () =>
       (await cli('status', [workflowId])).stdout.includes('waiting for approval: call_create_2'),
     );
     const denied = await cli('approve', [workflowId, 'call_create_2', '--deny', '--reason', 'not now']);
     expect(denied.code).toBe(0);
+    expect(denied.stdout).toContain('taken by the run (decided)');
 
     const final = await eventually(async () => {
       const s = await cli('status', [workflowId, '--json']);
@@ -260,6 +264,10 @@ describe('command-line clients against a real dev server', () => {
         JSON.stringify(made),
       ]);
       expect(answered).toMatchObject({ code: 0, stdout: expect.stringContaining('call_create_1#1') });
+      // No worker answers: the answer goes by signal, which the server keeps until one is back, and the command says so.
+      expect(answered.stdout).toContain(
+        'sent by signal: no worker answered within 5 s; the run takes it when one is back',
+      );
       const third = startWorkerChild(system(), taskQueue);
       children.push(third);
       await eventually(async () => (await waitingFor()).approvals.some((a) => a.callId === 'call_comment_1'), 60_000);
@@ -267,6 +275,7 @@ describe('command-line clients against a real dev server', () => {
 
       const approved = await cliOn('approve', [handle.workflowId, 'call_comment_1']);
       expect(approved).toMatchObject({ code: 0, stdout: expect.stringContaining('approved call_comment_1') });
+      expect(approved.stdout).toContain('sent by signal: no worker answered');
       children.push(startWorkerChild(system(), taskQueue));
       const result = await handle.result();
       expect(system().trackers.keyless.store.counts('cli-no-worker')).toEqual({ issues: 2, comments: 1 });

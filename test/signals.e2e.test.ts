@@ -1,15 +1,17 @@
-// Signals from people and scripts against a live run: malformed ones are refused with a reason and
-// change nothing, never wedge the run; an approval binds to the call's digest; and a property test
-// sends random values as both signals, then the right answers, and finds exactly their effects.
+// Signals and Updates from people and scripts against a live run: malformed ones are refused with a
+// reason and change nothing, never wedge the run; an approval binds to the call's digest; an Update is
+// answered at once, and a refused one leaves no event; and a property test sends random values as both
+// signals, then the right answers, and finds exactly their effects.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ScriptedPerson } from '../agent-sweep/person';
 import { Store } from '../tracker/store';
 import { callDigest } from '../workflows/digest';
-import { approveSignal, pendingQuery, resolveSignal } from '../workflows/signals';
+import { approveSignal, approveUpdate, pendingQuery, resolveSignal, resolveUpdate } from '../workflows/signals';
 import type { agentWorkflow } from '../workflows/agent';
+import { RefusedError, sendToRun } from '../clients/send-to-run';
 import { eventually, startRun } from './helpers/runs';
 import { useSystemWithWorker } from './helpers/system';
 
@@ -164,6 +166,113 @@ describe('an approval binds to the digest of the call it approves', () => {
     await handle.signal(resolveSignal, { questionId: 'call_comment_1#1', happened: true, by: 'alice' });
     await handle.result();
     expect(system().trackers.keyless.store.counts(repo)).toEqual({ issues: 1, comments: 1 });
+  });
+});
+
+/** The run's reason for refusing an Update (its validator's error), or a failure if it was taken. */
+async function refusal(update: Promise<unknown>): Promise<string> {
+  const err = await update.then(
+    (taken) => new Error(`taken: ${JSON.stringify(taken)}`),
+    (e: unknown) => e,
+  );
+  if (!(err instanceof WorkflowUpdateFailedError)) throw err;
+  return err.cause?.message ?? err.message;
+}
+
+/** The Update events of a run's history (accepted, rejected, completed), by type. */
+async function updateEvents(handle: Handle): Promise<string[]> {
+  const { events } = await handle.fetchHistory();
+  return (events ?? [])
+    .filter(
+      (e) =>
+        e.workflowExecutionUpdateAcceptedEventAttributes ||
+        e.workflowExecutionUpdateCompletedEventAttributes ||
+        e.workflowExecutionUpdateRejectedEventAttributes,
+    )
+    .map((e) =>
+      e.workflowExecutionUpdateAcceptedEventAttributes
+        ? 'accepted'
+        : e.workflowExecutionUpdateCompletedEventAttributes
+          ? 'completed'
+          : 'rejected',
+    );
+}
+
+describe('a decision or an answer by Update: taken or refused at once, a refusal leaving no event', () => {
+  test('each reason to refuse a decision and an answer, then the right ones taken', async () => {
+    const { handle, repo } = await startGatedRun();
+    const item = await waitingFor(handle, 'call_create_1');
+    const decide = (value: unknown) => handle.executeUpdate(approveUpdate, { args: [value as never] });
+    const other = callDigest('create_issue', { ...(item.args as Record<string, unknown>), title: 'something else' });
+    // Malformed, a digest of other arguments, a call that does not wait (with no digest): each refused.
+    expect(await refusal(decide({ callId: 'call_create_1', approved: 'yes', by: 'eve' }))).toBe(
+      'approved must be true or false, not "yes"',
+    );
+    expect(await refusal(decide(null))).toBe('an approval must be a JSON object, not null');
+    expect(await refusal(decide({ callId: 'call_create_1', approved: true, by: 'eve', digest: other }))).toBe(
+      `the decision names ${other}, but call_create_1 waits with create_issue ${item.digest}`,
+    );
+    expect(await refusal(decide({ callId: 'call_create_2', approved: true, by: 'eve' }))).toBe(
+      'the call does not wait for a decision: one sent before it waits must name the digest of exactly that call',
+    );
+    // What the clients send with: a refusal is a RefusedError with the run's reason.
+    const sent = sendToRun(system().env.client, handle, approveUpdate, approveSignal, {
+      callId: 'call_create_1',
+      approved: true,
+      by: 'eve',
+      digest: other,
+    });
+    await expect(sent).rejects.toThrow(RefusedError);
+    await expect(sent).rejects.toThrow(
+      /^refused: the decision names sha256:[0-9a-f]+, but call_create_1 waits with create_issue sha256:[0-9a-f]+; nothing changed$/,
+    );
+    expect(await updateEvents(handle)).toEqual([]);
+    // The right decision is taken, and says so; the same decision again is refused, as already decided.
+    expect(await decide({ callId: 'call_create_1', approved: true, by: 'alice', digest: item.digest })).toEqual({
+      callId: 'call_create_1',
+      approved: true,
+      taken: 'decided',
+    });
+    expect(await refusal(decide({ callId: 'call_create_1', approved: true, by: 'alice' }))).toBe(
+      'the call already has a decision',
+    );
+    const second = await waitingFor(handle, 'call_create_2');
+    expect(await decide({ callId: 'call_create_2', approved: false, by: 'alice', digest: second.digest })).toEqual({
+      callId: 'call_create_2',
+      approved: false,
+      taken: 'decided',
+    });
+
+    // The question: an answer to no question, a malformed one, refused; the right one taken.
+    await questionOpen(handle);
+    const answer = (value: unknown) => handle.executeUpdate(resolveUpdate, { args: [value as never] });
+    expect(await refusal(answer({ questionId: 'call_comment_1#3', happened: true }))).toBe(
+      'no such question was asked',
+    );
+    expect(await refusal(answer({ questionId: 'call_comment_1#1', happened: 'no' }))).toBe(
+      'happened must be true or false, not "no"',
+    );
+    expect(await answer({ questionId: 'call_comment_1#1', happened: true, by: 'alice' })).toEqual({
+      questionId: 'call_comment_1#1',
+      happened: true,
+      taken: 'answered',
+    });
+    expect(await refusal(answer({ questionId: 'call_comment_1#1', happened: true }))).toBe(
+      'the question already has an answer',
+    );
+    await handle.result();
+    expect(system().trackers.keyless.store.counts(repo)).toEqual({ issues: 1, comments: 1 });
+    // Only the three Updates taken are in history; the refusals are the sender's, not the run's to keep.
+    expect(await updateEvents(handle)).toEqual([
+      'accepted',
+      'completed',
+      'accepted',
+      'completed',
+      'accepted',
+      'completed',
+    ]);
+    const pending = await handle.query(pendingQuery);
+    expect([pending.refusedDecisions, pending.refusedAnswers]).toEqual([[], []]);
   });
 });
 

@@ -1,6 +1,13 @@
 // The approval gate: a call that needs approval waits for the `approve` signal, or its deadline.
 import { condition, patched, setHandler } from '@temporalio/workflow';
-import { approveSignal, SIGNAL_INPUT_PATCH, SIGNALS_BOUNDED_PATCH, type ApproveSignal } from './signals';
+import {
+  approveSignal,
+  approveUpdate,
+  SIGNAL_INPUT_PATCH,
+  SIGNALS_BOUNDED_PATCH,
+  type ApproveSignal,
+  type DecisionTaken,
+} from './signals';
 import { EARLY_KEPT, readDecision, refusalLog } from './signal-input';
 import { crashPoints } from '../common/crash-sink';
 import type { ApprovalsState, OpenItem, RefusedDecision } from './types';
@@ -40,6 +47,37 @@ export function approvalGate(onChange: () => void = () => {}, timeoutMs?: number
       ? `the decision names ${decision.digest}, but ${item.callId} waits with ${item.tool} ${item.digest}`
       : null;
 
+  /** Whether the run takes a decision now, and why not: the same checks for the signal and the Update, changing nothing. */
+  const judge = (
+    value: unknown,
+  ): { decision: ApproveSignal; waits: boolean } | { refused: string; named: string; by?: string } => {
+    const read = readDecision(value, { capped: bounded });
+    if ('refused' in read) return read;
+    const decision = read.ok;
+    const named = decision.callId;
+    const refused = (why: string) => ({ refused: why, named, by: decision.by });
+    if (decisions.has(named)) return refused('the call already has a decision');
+    const item = waiting.get(named);
+    const mismatch = digestMismatch(decision, item);
+    if (mismatch) return refused(mismatch);
+    if (bounded && !item && decision.digest === undefined)
+      return refused(
+        'the call does not wait for a decision: one sent before it waits must name the digest of exactly that call',
+      );
+    if (bounded && !item && early.size >= EARLY_KEPT)
+      return refused(`${EARLY_KEPT} decisions already wait for calls that do not wait yet`);
+    return { decision, waits: item !== undefined };
+  };
+  const take = ({ decision, waits }: { decision: ApproveSignal; waits: boolean }): DecisionTaken => {
+    if (bounded && !waits) early.add(decision.callId);
+    decisions.set(decision.callId, decision);
+    return {
+      callId: decision.callId,
+      approved: decision.approved,
+      taken: waits ? 'decided' : 'held until the call waits',
+    };
+  };
+
   setHandler(approveSignal, (value: unknown) => {
     if (!exact) {
       const decision = value as ApproveSignal | null;
@@ -47,30 +85,26 @@ export function approvalGate(onChange: () => void = () => {}, timeoutMs?: number
         decisions.set(decision.callId, decision);
       return;
     }
-    const read = readDecision(value, { capped: bounded });
-    if ('refused' in read) return refuse(read.named, read.by, read.refused);
-    const decision = read.ok;
-    if (decisions.has(decision.callId)) return refuse(decision.callId, decision.by, 'the call already has a decision');
-    const item = waiting.get(decision.callId);
-    const mismatch = digestMismatch(decision, item);
-    if (mismatch) return refuse(decision.callId, decision.by, mismatch);
-    if (bounded && !item) {
-      if (decision.digest === undefined)
-        return refuse(
-          decision.callId,
-          decision.by,
-          'the call does not wait for a decision: one sent before it waits must name the digest of exactly that call',
-        );
-      if (early.size >= EARLY_KEPT)
-        return refuse(
-          decision.callId,
-          decision.by,
-          `${EARLY_KEPT} decisions already wait for calls that do not wait yet`,
-        );
-      early.add(decision.callId);
-    }
-    decisions.set(decision.callId, decision);
+    const judged = judge(value);
+    if ('refused' in judged) refuse(judged.named, judged.by, judged.refused);
+    else take(judged);
   });
+  // The Update: refused in its validator (no event, nothing kept), or taken and answered at once.
+  if (bounded)
+    setHandler(
+      approveUpdate,
+      (value: unknown) => {
+        const judged = judge(value);
+        if ('refused' in judged) throw new Error(judged.refused); // the validator's check, if the state moved since
+        return take(judged);
+      },
+      {
+        validator: (value: unknown) => {
+          const judged = judge(value);
+          if ('refused' in judged) throw new Error(judged.refused);
+        },
+      },
+    );
 
   return {
     /** Calls waiting for a decision, for the `pending` query. */

@@ -1,7 +1,14 @@
 // The person's questions: "did this call happen?", each with an id an answer must name.
 import { condition, patched, setHandler } from '@temporalio/workflow';
 import { EARLY_KEPT, readAnswer, refusalLog } from './signal-input';
-import { resolveSignal, SIGNAL_INPUT_PATCH, SIGNALS_BOUNDED_PATCH, type ResolveSignal } from './signals';
+import {
+  resolveSignal,
+  resolveUpdate,
+  SIGNAL_INPUT_PATCH,
+  SIGNALS_BOUNDED_PATCH,
+  type AnswerTaken,
+  type ResolveSignal,
+} from './signals';
 import { crashPoints } from '../common/crash-sink';
 import type { OpenItem, QuestionsState, RefusedAnswer } from './types';
 
@@ -69,25 +76,60 @@ export function personQuestions(onChange: () => void = () => {}, carried?: Quest
   };
   const early = () => [...answers.keys()].filter(isAhead).length;
 
-  setHandler(resolveSignal, (value: unknown) => {
-    let answer: ResolveSignal;
-    if (exact) {
-      const read = readAnswer(value, { capped: bounded });
-      if ('refused' in read) {
-        refusedAnswers.add({ questionId: read.named, ...(read.by ? { by: read.by } : {}), why: read.refused });
-        return;
-      }
-      answer = read.ok;
-    } else {
-      if (typeof value !== 'object' || value === null) return;
-      answer = value as ResolveSignal;
-    }
-    let why = judgeAnswer(answer.questionId, { open, answered: answers, askedAbout });
+  /** Whether the run takes an answer now, and why not: the same checks for the signal and the Update, changing nothing. */
+  const judge = (answer: ResolveSignal): string | null => {
+    const why = judgeAnswer(answer.questionId, { open, answered: answers, askedAbout });
     if (!why && bounded && !open.has(answer.questionId) && early() >= EARLY_KEPT)
-      why = `${EARLY_KEPT} answers already wait for questions not asked yet`;
-    if (why) refusedAnswers.add({ questionId: String(answer.questionId), by: answer.by, why });
-    else answers.set(answer.questionId, answer);
+      return `${EARLY_KEPT} answers already wait for questions not asked yet`;
+    return why;
+  };
+  /** An answer read exactly and judged: taken, or refused with the reason. */
+  const read = (value: unknown): { answer: ResolveSignal } | { refused: string; named: string; by?: string } => {
+    const exactly = readAnswer(value, { capped: bounded });
+    if ('refused' in exactly) return exactly;
+    const why = judge(exactly.ok);
+    return why ? { refused: why, named: exactly.ok.questionId, by: exactly.ok.by } : { answer: exactly.ok };
+  };
+  const take = (answer: ResolveSignal): AnswerTaken => {
+    const asked = open.has(answer.questionId);
+    answers.set(answer.questionId, answer);
+    return {
+      questionId: answer.questionId,
+      happened: answer.happened,
+      taken: asked ? 'answered' : 'held until the question is asked',
+    };
+  };
+
+  setHandler(resolveSignal, (value: unknown) => {
+    if (!exact) {
+      if (typeof value !== 'object' || value === null) return;
+      const answer = value as ResolveSignal;
+      const why = judge(answer);
+      if (why) refusedAnswers.add({ questionId: String(answer.questionId), by: answer.by, why });
+      else answers.set(answer.questionId, answer);
+      return;
+    }
+    const judged = read(value);
+    if ('refused' in judged)
+      refusedAnswers.add({ questionId: judged.named, ...(judged.by ? { by: judged.by } : {}), why: judged.refused });
+    else take(judged.answer);
   });
+  // The Update: refused in its validator (no event, nothing kept), or taken and answered at once.
+  if (bounded)
+    setHandler(
+      resolveUpdate,
+      (value: unknown) => {
+        const judged = read(value);
+        if ('refused' in judged) throw new Error(judged.refused); // the validator's check, if the state moved since
+        return take(judged.answer);
+      },
+      {
+        validator: (value: unknown) => {
+          const judged = read(value);
+          if ('refused' in judged) throw new Error(judged.refused);
+        },
+      },
+    );
 
   return {
     /** Questions waiting for an answer, for the `pending` query. */

@@ -1,8 +1,8 @@
-// The signals and the query a run answers: approve, resolve, pending.
-import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { ApproveSignal, PendingState, ResolveSignal } from './types';
+// The signals, Updates and query a run answers: approve and resolve (each as a signal and as an Update), pending.
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { AnswerTaken, ApproveSignal, DecisionTaken, PendingState, ResolveSignal } from './types';
 
-export type { ApproveSignal, ResolveSignal };
+export type { AnswerTaken, ApproveSignal, DecisionTaken, ResolveSignal };
 
 /**
  * The patch that made both signals read their input exactly (`signal-input.ts`): a run started before
@@ -25,6 +25,15 @@ export const SIGNALS_BOUNDED_PATCH = 'signals-bounded';
 export const approveSignal = defineSignal<[ApproveSignal]>('approve');
 /** Answer an open question about a call whose outcome is unknown. Its input is read exactly (`readAnswer`). */
 export const resolveSignal = defineSignal<[ResolveSignal]>('resolve');
+/**
+ * The same decision as an Update: the run checks it in a validator and answers at once, `taken` or
+ * refused with the reason. A refused Update changes nothing and leaves no event in the run's history
+ * (the refusal is the sender's, not the run's to keep). Runs started before the signals' caps
+ * (`SIGNALS_BOUNDED_PATCH`) take only the signal.
+ */
+export const approveUpdate = defineUpdate<DecisionTaken, [ApproveSignal]>('approve');
+/** The same answer as an Update, checked in a validator: taken, or refused at once with the reason and no event. */
+export const resolveUpdate = defineUpdate<AnswerTaken, [ResolveSignal]>('resolve');
 /** The memo field where a run publishes what it waits for (a `WaitingState`), readable with no worker alive. */
 export const WAITING_MEMO = 'waiting';
 /** Waiting approvals, open questions, and the rungs used so far. */

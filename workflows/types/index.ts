@@ -18,6 +18,8 @@ export type {
   PendingState,
   ApproveSignal,
   ResolveSignal,
+  DecisionTaken,
+  AnswerTaken,
 } from './waits';
 export type { ApprovalsState, QuestionsState, CarriedState } from './carried';
 export type {

@@ -26,6 +26,23 @@ export interface ResolveSignal {
   by?: string;
 }
 
+/**
+ * What the `approve` Update returns once the run took the decision: the call is decided now (it was
+ * waiting), or the decision is held until the call waits (it named that call's digest).
+ */
+export interface DecisionTaken {
+  callId: string;
+  approved: boolean;
+  taken: 'decided' | 'held until the call waits';
+}
+
+/** What the `resolve` Update returns once the run took the answer. */
+export interface AnswerTaken {
+  questionId: string;
+  happened: boolean;
+  taken: 'answered' | 'held until the question is asked';
+}
+
 /** A call waiting for a person: an approval, or a question whether it happened. */
 export interface OpenItem {
   callId: string;

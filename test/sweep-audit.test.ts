@@ -123,6 +123,21 @@ describe('the history audit: every timeout must be a kill', () => {
     ]);
   });
 
+  test("an Update's speculative workflow task (written on its timeout, with no identity) is the kill's only if a generation that parked the run was killed before it timed out", () => {
+    const speculative = (startedAt: number, timedOutAt: number) =>
+      [
+        { eventId: 3, eventTime: ts(startedAt), workflowTaskStartedEventAttributes: { identity: '' } },
+        { eventId: 4, eventTime: ts(timedOutAt), workflowTaskTimedOutEventAttributes: { startedEventId: 3 } },
+      ] as unknown as Events;
+    expect(auditHistory('wf', speculative(8_000, 12_000), [killed, last])).toEqual([]);
+    // Dispatched to a poll the killed generation left behind: started after the kill, still the kill's.
+    expect(auditHistory('wf', speculative(10_100, 14_100), [killed, last])).toEqual([]);
+    const live = ['workflow task timed out at event 4, started by no named worker, with no kill before'];
+    // Timed out before the kill, or no generation that parked the run was killed.
+    expect(auditHistory('wf', speculative(4_000, 8_000), [killed, last])).toEqual(live);
+    expect(auditHistory('wf', speculative(8_000, 12_000), [other, last])).toEqual(live);
+  });
+
   test('a task of a generation that did not park the run counts only if it timed out after the kill', () => {
     expect(auditHistory('wf', history('gen-2@11', 9_000), [other])).toHaveLength(1);
     expect(auditHistory('wf', history('gen-2@11', 11_000), [other])).toEqual([]);

@@ -67,8 +67,21 @@ export function auditHistory(
     const at = timeMs(e);
     const wft = e.workflowTaskTimedOutEventAttributes;
     if (wft) {
-      const started = byId.get(Number(wft.startedEventId ?? 0))?.workflowTaskStartedEventAttributes;
-      if (started) {
+      const startedEvent = byId.get(Number(wft.startedEventId ?? 0));
+      const started = startedEvent?.workflowTaskStartedEventAttributes;
+      if (started && !started.identity) {
+        // An Update's speculative workflow task: the server writes it into history only when it times out,
+        // with no identity, so the worker that held it is not named. It may have gone to a poll the killed
+        // generation left behind. A workflow task that times out is only run again and acts on nothing:
+        // it is the kill's if a generation that parked the run was killed before it timed out.
+        const killedBefore = generations.some(
+          (g) => g.killedAt > 0 && g.parked.has(workflowId) && g.killedAt <= at + CLOCK_SLACK_MS,
+        );
+        if (!killedBefore)
+          problems.push(
+            `workflow task timed out at event ${e.eventId}, started by no named worker, with no kill before`,
+          );
+      } else if (started) {
         if (!killedHolding(started.identity, at, 'workflow'))
           problems.push(`workflow task timed out at event ${e.eventId} in live worker ${started.identity}`);
       } else if (!generations.some((g) => g.killedAt > 0 && g.killedAt <= at + CLOCK_SLACK_MS)) {

@@ -16,7 +16,7 @@ import type {
   ResolveSignal,
   WaitingState,
 } from '../workflows/types';
-import { sendToRun, type Sent } from './send-to-run';
+import { sendToRun, type Sent, type Via } from './send-to-run';
 import { ensureSearchAttributes } from '../workers/search-attributes';
 import { waitingFromMemo, waitingRun } from './connect';
 
@@ -129,6 +129,8 @@ export interface DecisionOptions {
   digest?: string;
   /** Why, for a denial. */
   reason?: string;
+  /** How it goes: by Update when a worker answers, else by signal (`auto`, the default), or always one way ({@link Via}). */
+  via?: Via;
 }
 
 /** What a decision was sent for (the call as it waits: tool, arguments, digest), and how it went (`sent`). */
@@ -154,13 +156,20 @@ async function decide(
       `call ${callId} of ${workflowId} waits with ${item.tool} ${item.digest ?? '(no digest)'}, not ${options.digest}: ` +
         'its arguments are not those you were shown',
     );
-  const sent = await sendToRun<DecisionTaken, ApproveSignal>(client, handle, approveUpdate, approveSignal, {
-    callId,
-    approved,
-    by: options.by,
-    ...(options.reason ? { reason: options.reason } : {}),
-    ...(item.digest ? { digest: item.digest } : {}),
-  });
+  const sent = await sendToRun<DecisionTaken, ApproveSignal>(
+    client,
+    handle,
+    approveUpdate,
+    approveSignal,
+    {
+      callId,
+      approved,
+      by: options.by,
+      ...(options.reason ? { reason: options.reason } : {}),
+      ...(item.digest ? { digest: item.digest } : {}),
+    },
+    options.via,
+  );
   return { ...item, sent };
 }
 
@@ -184,6 +193,8 @@ export interface AnswerOptions {
   /** What the call returned, if it happened and the person knows. */
   result?: string;
   by: string;
+  /** How it goes (see {@link DecisionOptions.via}). */
+  via?: Via;
 }
 
 /**
@@ -205,12 +216,19 @@ export async function answerQuestion(
     const open = waiting.questions.map((q) => q.questionId).join(', ') || 'none';
     throw new NotWaitingError(`no open question ${named} in ${workflowId} (open: ${open})`);
   }
-  const sent = await sendToRun<AnswerTaken, ResolveSignal>(client, handle, resolveUpdate, resolveSignal, {
-    questionId: question.questionId,
-    happened: options.happened,
-    ...(options.result !== undefined ? { result: options.result } : {}),
-    by: options.by,
-  });
+  const sent = await sendToRun<AnswerTaken, ResolveSignal>(
+    client,
+    handle,
+    resolveUpdate,
+    resolveSignal,
+    {
+      questionId: question.questionId,
+      happened: options.happened,
+      ...(options.result !== undefined ? { result: options.result } : {}),
+      by: options.by,
+    },
+    options.via,
+  );
   return { ...question, sent };
 }
 

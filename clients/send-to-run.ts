@@ -8,6 +8,14 @@ export const WORKER_WAIT_MS = 5_000;
 /** How long an Update a live worker got may take before the client sends the signal instead. */
 const UPDATE_WAIT_MS = 30_000;
 
+/**
+ * How a decision or an answer goes: `auto` by Update when a worker answers within
+ * {@link WORKER_WAIT_MS}, else by signal; `update` always by Update (waiting for a worker if none is
+ * alive); `signal` always by signal. A script whose output must not depend on timing (a sweep's person)
+ * names `update` or `signal`: `auto` chooses by whether a worker answered in time.
+ */
+export type Via = 'auto' | 'update' | 'signal';
+
 /** How it went: the run took it (by Update, its answer with it), or it was sent by signal, and why. */
 export type Sent<T> = { via: 'update'; taken: T } | { via: 'signal'; why: string };
 
@@ -32,7 +40,7 @@ export class RefusedError extends Error {
  * {@link RefusedError}, and leaves no event in the run's history). The run's workers are asked first
  * (the `pending` query, within {@link WORKER_WAIT_MS}): with none answering, an Update would wait for
  * one, so it goes by the signal, which the server keeps until a worker is back. A run started before
- * the Updates (no handler) gets the signal too.
+ * the Updates (no handler) gets the signal too. `via` names one way instead ({@link Via}).
  */
 export async function sendToRun<T, A>(
   client: Client,
@@ -40,26 +48,28 @@ export async function sendToRun<T, A>(
   update: UpdateDefinition<T, [A]>,
   signal: SignalDefinition<[A]>,
   value: A,
+  via: Via = 'auto',
 ): Promise<Sent<T>> {
   const bySignal = async (why: string): Promise<Sent<T>> => {
     await handle.signal(signal, value);
     return { via: 'signal', why };
   };
-  if (!(await workerAnswers(client, handle, pendingQuery)))
+  if (via === 'signal') return bySignal('as asked');
+  if (via === 'auto' && !(await workerAnswers(client, handle, pendingQuery)))
     return bySignal(`no worker answered within ${WORKER_WAIT_MS / 1000} s; the run takes it when one is back`);
   try {
-    const taken = await client.withDeadline(Date.now() + UPDATE_WAIT_MS, () =>
-      handle.executeUpdate<T, [A]>(update, { args: [value] }),
-    );
+    const execute = () => handle.executeUpdate<T, [A]>(update, { args: [value] });
+    const taken = await (via === 'update' ? execute() : client.withDeadline(Date.now() + UPDATE_WAIT_MS, execute));
     return { via: 'update', taken };
   } catch (err) {
     if (!(err instanceof WorkflowUpdateFailedError)) {
       // The worker died after it answered: the Update may still reach the run, and the signal then finds it decided.
-      if (isDeadline(err)) return bySignal(`the worker took no Update within ${UPDATE_WAIT_MS / 1000} s`);
+      if (via === 'auto' && isDeadline(err))
+        return bySignal(`the worker took no Update within ${UPDATE_WAIT_MS / 1000} s`);
       throw err;
     }
     const reason = err.cause?.message ?? err.message;
-    if (/^No registered handler for update/.test(reason))
+    if (via === 'auto' && /^No registered handler for update/.test(reason))
       return bySignal('the run started before decisions and answers by Update');
     throw new RefusedError(reason);
   }

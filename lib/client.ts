@@ -22,7 +22,7 @@ export {
   type AnswerOptions,
   type Decided,
 } from '../clients/agent-client';
-export { RefusedError, WORKER_WAIT_MS, type Sent } from '../clients/send-to-run';
+export { RefusedError, WORKER_WAIT_MS, type Sent, type Via } from '../clients/send-to-run';
 export { withClient, connectClient, ServerUnreachableError, UnknownWorkflowError } from '../clients/connect';
 export {
   resetRun,

@@ -253,15 +253,16 @@ test('its own worker and client script: a run with its prompt and tools, its mai
 
 test('its crash-sweep config, found as `npx crash-sweep` starts, sweeps it once and twice: the keyed row clean, the row whose service ignores keys duplicates', async () => {
   // The row whose service ignores keys shows damage, and is no control: the sweep exits 1.
-  const { stdout, code } = await run('npx', ['crash-sweep', '--full', '--json', 'out.json'], {
+  const { stdout, stderr, code } = await run('npx', ['crash-sweep', '--full', '--json', 'out.json'], {
     cwd: dir,
     timeout: 900_000,
     env: { ...process.env, ...binaries },
   }).then(
     (done) => ({ ...done, code: 0 }),
-    (err: { code: number; stdout: string }) => err,
+    (err: { code: number; stdout: string; stderr: string }) => err,
   );
-  expect(code).toBe(1);
+  // What the sweep printed, when it did not end as it should.
+  expect([code, code === 1 ? '' : `${stdout}\n${stderr}`]).toEqual([1, '']);
   const report = JSON.parse(readFileSync(path.join(dir, 'out.json'), 'utf8')) as {
     rows: Array<{
       label: string;

@@ -100,15 +100,7 @@ export function agentSuiteOn(world: World, variants: readonly AgentRow[], ownsWo
     onPoint(run, event) {
       const { client, workflowId, runId, tag: repo } = run;
       person.notice(
-        {
-          client,
-          workflowId,
-          runId,
-          repo,
-          store: receivers.trackerOf(run).store,
-          mode: run.row.person,
-          via: run.row.personVia,
-        },
+        { client, workflowId, runId, repo, store: receivers.trackerOf(run).store, mode: run.row.person },
         event,
       );
     },

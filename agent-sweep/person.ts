@@ -4,8 +4,7 @@ import { key } from '../common/key';
 import { traceLine } from '../tracker/tools';
 import type { Store } from '../tracker/store';
 import { splitQuestionId } from '../workflows/questions';
-import { approveSignal, approveUpdate, resolveSignal, resolveUpdate } from '../workflows/signals';
-import type { ApproveSignal, ResolveSignal } from '../workflows/types';
+import { approveSignal, resolveSignal } from '../workflows/signals';
 import type { CrashEvent } from '../sweep/worker/line-protocol';
 
 /**
@@ -14,12 +13,6 @@ import type { CrashEvent } from '../sweep/worker/line-protocol';
  * `denies` denies every call it is asked to approve (and answers questions truthfully).
  */
 export type PersonMode = 'truthful' | 'wrong' | 'denies';
-
-/**
- * How the person's decisions and answers reach the run: by signal, or by Update, which the run takes
- * or refuses at once (a refusal is that run's error), waiting for a worker when none is alive.
- */
-export type PersonVia = 'signal' | 'update';
 
 /** What the person needs to know about a run to answer for it. */
 export interface PersonRun {
@@ -31,8 +24,6 @@ export interface PersonRun {
   store: Store;
   /** Default `truthful`. */
   mode?: PersonMode;
-  /** Default `signal`. */
-  via?: PersonVia;
 }
 
 /**
@@ -41,8 +32,7 @@ export interface PersonRun {
  * {@link PersonMode} says, answers wrong or denies. It counts the questions it was asked, so asks are
  * counted outside the worker.
  *
- * It answers as soon as the worker reports the question or the request, by signal (or by Update, as
- * its run's {@link PersonVia} says). The run keeps an
+ * It answers as soon as the worker reports the question or the request, by signal. The run keeps an
  * answer that arrives before it asks (as when the worker died while asking and the answer reaches
  * the restart first), so the answer's timing cannot change what the run does next, and two sweeps
  * see the same crash points.
@@ -121,16 +111,13 @@ export class ScriptedPerson {
         given.add(digest);
       }
       // With the digest it was shown, so the decision counts even when it reaches a restart before the call waits again.
-      const decision: ApproveSignal = {
+      await run.client.workflow.getHandle(run.workflowId).signal(approveSignal, {
         callId,
         approved,
         by: 'scripted person',
         ...(digest ? { digest } : {}),
         ...(approved ? {} : { reason: 'not now' }),
-      };
-      const handle = run.client.workflow.getHandle(run.workflowId);
-      if (run.via === 'update') await handle.executeUpdate(approveUpdate, { args: [decision] });
-      else await handle.signal(approveSignal, decision);
+      });
     } catch (err) {
       this.fail(run.workflowId, `approving ${callId}`, err);
     }
@@ -161,15 +148,12 @@ export class ScriptedPerson {
       const truth = findEffect(run, callId);
       // A wrong "it happened" carries no result: the person has none to give.
       const happened = run.mode === 'wrong' ? truth === null : truth !== null;
-      const answer: ResolveSignal = {
+      await run.client.workflow.getHandle(run.workflowId).signal(resolveSignal, {
         questionId,
         happened,
-        ...(happened && truth !== null ? { result: truth } : {}),
+        result: happened ? (truth ?? undefined) : undefined,
         by: 'scripted person',
-      };
-      const handle = run.client.workflow.getHandle(run.workflowId);
-      if (run.via === 'update') await handle.executeUpdate(resolveUpdate, { args: [answer] });
-      else await handle.signal(resolveSignal, answer);
+      });
     } catch (err) {
       this.fail(run.workflowId, `answering ${questionId}`, err);
     }

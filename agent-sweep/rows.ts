@@ -2,7 +2,7 @@
 import type { Duration } from '@temporalio/common';
 import type { Design } from './designs';
 import type { ExpectedEffect } from './effects';
-import type { PersonMode, PersonVia } from './person';
+import type { PersonMode } from './person';
 import type { RunTimeouts } from '../workflows/types';
 import { MCP_SERVER_NAMES } from './mcp-host';
 import type { SuiteRow } from '../sweep/engine/suite';
@@ -65,8 +65,6 @@ export interface AgentRow extends SuiteRow {
   input(base: RunBase): unknown;
   /** How the scripted person answers (see {@link PersonMode}). Default `truthful`. */
   person?: PersonMode;
-  /** How the person's decisions and answers reach the run (see {@link PersonVia}). Default `signal`. */
-  personVia?: PersonVia;
   /**
    * The writes a run should leave: a list, or `history` (the writes of the replies its history holds,
    * for a model that changes its mind). Default the triage script's (`TRIAGE_EFFECTS`).
@@ -354,15 +352,6 @@ export const AGENT_ROWS: readonly AgentRow[] = [
     faults: [receiverDies({ receiver: 'mcp' })],
   },
   AGENT_APPROVAL,
-  // The same gate, the person deciding by Update: checked by the run's validator and taken at once. A
-  // worker killed at any point of its way (the request out, the task that takes the Update decided)
-  // loses no decision and applies none twice: the server hands the Update to the next worker.
-  {
-    ...AGENT_APPROVAL,
-    name: 'agent-approval-update',
-    label: 'agent loop, approval gate: decided by Update',
-    personVia: 'update',
-  },
   // Six turns whose issues carry 20 KB of logs, continued as new every two: large outputs, replies and
   // inputs in the payload store, the conversation by reference across continue-as-new.
   {

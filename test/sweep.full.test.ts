@@ -160,7 +160,6 @@ describe(`crash sweep: every variant killed at every recorded point, ${wholeTabl
       'agent-mid-call',
       'agent-mcp',
       'agent-approval',
-      'agent-approval-update',
       'agent-tracker-received',
       'agent-tracker-committed',
       'agent-server',
@@ -330,10 +329,6 @@ describe(`crash sweep: every variant killed at every recorded point, ${wholeTabl
 
   test('no approval is requested twice, even when the worker dies while a person decides', () => {
     expect(rows['agent-approval'].approvalsExtra).toBe(0);
-    // Decided by Update: the same as by signal, every decision taken once, none refused (a scenario's error).
-    const { label: _l, name: _n, ...byUpdate } = rows['agent-approval-update'];
-    const { label: _l2, name: _n2, ...bySignal } = rows['agent-approval'];
-    expect(byUpdate).toEqual(bySignal);
     const killedWhileWaiting = report.scenarios.filter(
       (s) => s.row.name === 'agent-approval' && s.landed.some((p) => p.name === 'approval.pending'),
     );

@@ -3,6 +3,7 @@ import { condition, patched, setHandler } from '@temporalio/workflow';
 import {
   approveSignal,
   approveUpdate,
+  setJudgedUpdate,
   SIGNAL_INPUT_PATCH,
   SIGNALS_BOUNDED_PATCH,
   type ApproveSignal,
@@ -91,19 +92,10 @@ export function approvalGate(onChange: () => void = () => {}, timeoutMs?: number
   });
   // The Update: refused in its validator (no event, nothing kept), or taken and answered at once.
   if (bounded)
-    setHandler(
+    setJudgedUpdate<DecisionTaken, ApproveSignal, { decision: ApproveSignal; waits: boolean }>(
       approveUpdate,
-      (value: unknown) => {
-        const judged = judge(value);
-        if ('refused' in judged) throw new Error(judged.refused); // the validator's check, if the state moved since
-        return take(judged);
-      },
-      {
-        validator: (value: unknown) => {
-          const judged = judge(value);
-          if ('refused' in judged) throw new Error(judged.refused);
-        },
-      },
+      judge,
+      take,
     );
 
   return {

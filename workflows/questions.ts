@@ -4,6 +4,7 @@ import { EARLY_KEPT, readAnswer, refusalLog } from './signal-input';
 import {
   resolveSignal,
   resolveUpdate,
+  setJudgedUpdate,
   SIGNAL_INPUT_PATCH,
   SIGNALS_BOUNDED_PATCH,
   type AnswerTaken,
@@ -116,19 +117,8 @@ export function personQuestions(onChange: () => void = () => {}, carried?: Quest
   });
   // The Update: refused in its validator (no event, nothing kept), or taken and answered at once.
   if (bounded)
-    setHandler(
-      resolveUpdate,
-      (value: unknown) => {
-        const judged = read(value);
-        if ('refused' in judged) throw new Error(judged.refused); // the validator's check, if the state moved since
-        return take(judged.answer);
-      },
-      {
-        validator: (value: unknown) => {
-          const judged = read(value);
-          if ('refused' in judged) throw new Error(judged.refused);
-        },
-      },
+    setJudgedUpdate<AnswerTaken, ResolveSignal, { answer: ResolveSignal }>(resolveUpdate, read, (judged) =>
+      take(judged.answer),
     );
 
   return {

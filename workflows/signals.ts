@@ -1,5 +1,6 @@
 // The signals, Updates and query a run answers: approve and resolve (each as a signal and as an Update), pending.
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { UpdateDefinition } from '@temporalio/common';
+import { defineQuery, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
 import type { AnswerTaken, ApproveSignal, DecisionTaken, PendingState, ResolveSignal } from './types';
 
 export type { AnswerTaken, ApproveSignal, DecisionTaken, ResolveSignal };
@@ -34,6 +35,24 @@ export const resolveSignal = defineSignal<[ResolveSignal]>('resolve');
 export const approveUpdate = defineUpdate<DecisionTaken, [ApproveSignal]>('approve');
 /** The same answer as an Update, checked in a validator: taken, or refused at once with the reason and no event. */
 export const resolveUpdate = defineUpdate<AnswerTaken, [ResolveSignal]>('resolve');
+/**
+ * Installs an Update whose validator refuses what `judge` refuses (the sender hears why; no event, nothing
+ * kept) and whose handler takes the rest with `take`, answering at once. The handler judges again, in
+ * case the run's state moved between the two.
+ */
+export function setJudgedUpdate<T, A, J extends object>(
+  update: UpdateDefinition<T, [A]>,
+  judge: (value: unknown) => J | { refused: string },
+  take: (judged: J) => T,
+): void {
+  const judged = (value: unknown): J => {
+    const j = judge(value);
+    if ('refused' in j) throw new Error(j.refused);
+    return j;
+  };
+  setHandler(update, (value: A) => take(judged(value)), { validator: (value: A) => void judged(value) });
+}
+
 /** The memo field where a run publishes what it waits for (a `WaitingState`), readable with no worker alive. */
 export const WAITING_MEMO = 'waiting';
 /** Waiting approvals, open questions, and the rungs used so far. */

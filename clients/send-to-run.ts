@@ -1,7 +1,8 @@
 // A person's decision or answer, sent to a run: by Update when a worker is there to say at once whether it was taken, else by signal.
 import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
-import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '@temporalio/common';
+import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
 import { pendingQuery } from '../workflows/signals';
+import type { PendingState } from '../workflows/types';
 
 /** How long a worker has to answer before the decision or answer goes by signal instead. */
 export const WORKER_WAIT_MS = 5_000;
@@ -55,7 +56,7 @@ export async function sendToRun<T, A>(
     return { via: 'signal', why };
   };
   if (via === 'signal') return bySignal('as asked');
-  if (via === 'auto' && !(await workerAnswers(client, handle, pendingQuery)))
+  if (via === 'auto' && (await pendingFromWorker(client, handle)) === null)
     return bySignal(`no worker answered within ${WORKER_WAIT_MS / 1000} s; the run takes it when one is back`);
   try {
     const execute = () => handle.executeUpdate<T, [A]>(update, { args: [value] });
@@ -75,16 +76,9 @@ export async function sendToRun<T, A>(
   }
 }
 
-/** Whether a worker of the run answers a query within {@link WORKER_WAIT_MS}. */
-async function workerAnswers(
-  client: Client,
-  handle: WorkflowHandle,
-  query: QueryDefinition<unknown>,
-): Promise<boolean> {
-  return client
-    .withDeadline(Date.now() + WORKER_WAIT_MS, () => handle.query(query))
-    .then(() => true)
-    .catch(() => false);
+/** The run's `pending` query as a worker answers it within {@link WORKER_WAIT_MS}, or `null` if none does. */
+export async function pendingFromWorker(client: Client, handle: WorkflowHandle): Promise<PendingState | null> {
+  return client.withDeadline(Date.now() + WORKER_WAIT_MS, () => handle.query(pendingQuery)).catch(() => null);
 }
 
 /** Whether an error is the client's deadline running out (gRPC's DEADLINE_EXCEEDED, or the SDK's Update timeout). */

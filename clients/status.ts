@@ -2,18 +2,15 @@
 import type { Client } from '@temporalio/client';
 import { key } from '../common/key';
 import { parseCommandLine, runMain, UsageError } from '../common/cli';
-import { pendingQuery } from '../workflows/signals';
 import { listWaitingRuns } from './agent-client';
 import { describeReset, describeRetry, resetsOf, retryOf } from '../common/operations';
 import { describeTaken, takenFromEarlier } from './taken-from-earlier';
 import { payloadDecoder } from '../common/history-events';
 import { waitingRun } from './connect';
+import { pendingFromWorker, WORKER_WAIT_MS } from './send-to-run';
 import { clientKeySecret, withDevClient } from './dev-env';
 
 const USAGE = 'npm run status -- [WORKFLOW_ID] [--json]';
-
-/** How long to wait for a worker to answer the `pending` query before reporting from the memo alone. */
-const QUERY_WAIT_MS = 5_000;
 
 /** `npm run status` with no workflow id: every run that waits for a person, and what it waits for. */
 async function printWaitingRuns(client: Client, json: boolean): Promise<void> {
@@ -54,9 +51,7 @@ async function main(): Promise<void> {
   await withDevClient(async ({ client }) => {
     if (workflowId === undefined) return printWaitingRuns(client, values.json!);
     const { handle, waiting, status } = await waitingRun(client, workflowId);
-    const pending = await client
-      .withDeadline(Date.now() + QUERY_WAIT_MS, () => handle.query(pendingQuery))
-      .catch(() => null);
+    const pending = await pendingFromWorker(client, handle);
     const events = (await handle.fetchHistory()).events ?? [];
     if (values.json) {
       const resets = resetsOf(events);
@@ -78,7 +73,7 @@ async function main(): Promise<void> {
     for (const r of resetsOf(events)) console.log(describeReset(r));
     for (const t of await takenFromEarlier(events, payloadDecoder(client))) console.log(describeTaken(t));
     if (!pending)
-      console.log(`no worker answered within ${QUERY_WAIT_MS / 1000} s: what the run waits for, from its memo`);
+      console.log(`no worker answered within ${WORKER_WAIT_MS / 1000} s: what the run waits for, from its memo`);
     const { approvals, questions } = pending ?? waiting;
     for (const a of approvals)
       console.log(
